@@ -1,0 +1,84 @@
+//! The item codec: `to_item` / `from_item` for entities, `Attr` for nested
+//! structs, generated as straight-line code over [`Attr`] (no serde).
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use super::keys::private;
+use crate::model::Field;
+
+/// Statements inserting each stored field into `__item`.
+pub fn encode_fields(fields: &[Field], serde_ok: bool) -> TokenStream {
+    let p = private();
+    let stmts = fields.iter().filter(|f| !f.skip).map(|f| {
+        let id = &f.ident;
+        let ty = &f.ty;
+        let attr = &f.attr;
+        let name = id.to_string();
+        let sp = ty.span();
+        if f.serde && serde_ok {
+            return quote! {
+                if let ::core::option::Option::Some(__v) = #p::serde_to_attr(&self.#id, #name)? {
+                    __item.insert(#p::String::from(#attr), __v);
+                }
+            };
+        }
+        if f.ttl {
+            let call = quote_spanned!(sp=> <#ty as #p::Ttl>::ttl_to_attr);
+            return quote! {
+                if let ::core::option::Option::Some(__v) = #call(&self.#id) {
+                    __item.insert(#p::String::from(#attr), __v);
+                }
+            };
+        }
+        let to = quote_spanned!(sp=> <#ty as #p::Attr>::to_attr);
+        let put = quote! {
+            if let ::core::option::Option::Some(__v) = #to(&self.#id) {
+                __item.insert(#p::String::from(#attr), __v);
+            }
+        };
+        if f.omit_empty {
+            let empty = quote_spanned!(sp=> <#ty as #p::Attr>::is_empty_value);
+            quote!(if !#empty(&self.#id) { #put })
+        } else {
+            put
+        }
+    });
+    quote!(#(#stmts)*)
+}
+
+/// Field initialisers reading `__item` (a map) below `__path`.
+pub fn decode_fields(fields: &[Field], serde_ok: bool) -> TokenStream {
+    let p = private();
+    let inits = fields.iter().map(|f| {
+        let id = &f.ident;
+        let ty = &f.ty;
+        let attr = &f.attr;
+        let sp = ty.span();
+        if f.skip {
+            let d = quote_spanned!(sp=> <#ty as ::core::default::Default>::default());
+            return quote!(#id: #d);
+        }
+        if f.serde && serde_ok {
+            return quote!(#id: #p::serde_from_item(__item, #attr, &__path)?);
+        }
+        if f.ttl {
+            let call = quote_spanned!(sp=> <#ty as #p::Ttl>::ttl_from_item);
+            return quote!(#id: #call(__item, #attr, &__path)?);
+        }
+        let from = quote_spanned!(sp=> <#ty as #p::Attr>::from_attr);
+        let missing = if f.omit_empty {
+            quote_spanned!(sp=> ::core::result::Result::Ok(<#ty as ::core::default::Default>::default()))
+        } else {
+            quote_spanned!(sp=> <#ty as #p::Attr>::from_missing(&__path.field(#attr)))
+        };
+        quote! {
+            #id: match __item.get(#attr) {
+                ::core::option::Option::Some(__v) => #from(__v, &__path.field(#attr))?,
+                ::core::option::Option::None => #missing?,
+            }
+        }
+    });
+    quote!(#(#inits),*)
+}

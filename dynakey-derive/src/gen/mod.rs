@@ -1,0 +1,7 @@
+//! Code generation from a checked model. Nothing here reports user errors.
+
+pub mod codec;
+pub mod entity;
+pub mod keys;
+pub mod union;
+pub mod value;

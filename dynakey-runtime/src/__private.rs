@@ -1,0 +1,292 @@
+//! What generated code calls. Not a public API: names and signatures change
+//! with the derive.
+
+pub use std::borrow::Borrow;
+pub use std::collections::HashMap;
+pub use std::option::Option::{self, None, Some};
+pub use std::result::Result::{self, Err, Ok};
+pub use std::string::String;
+
+pub use aws_sdk_dynamodb::types::AttributeValue;
+
+pub use crate::codec::{decode_field, Attr, AttrPath, DecodeError, Item, SetMember};
+pub use crate::entity::{Entity, EntityMeta, FieldMeta, IndexKind, IndexMeta, KeyMeta};
+pub use crate::error::{EncodeError, KeyFormatError, KeyFormatReason};
+pub use crate::key::cond::bounds;
+pub use crate::key::{
+    Global, Key, KeyDecimal, KeyKind, KeyPadded, KeyPartError, KeyReverse, KeySigned, KeyText,
+    Local, PartitionKey, SortKeyCondition, SortKeyOp, Table,
+};
+
+use crate::key::formats::check_text;
+
+/// Where a key part is written: for error messages.
+#[derive(Clone, Copy)]
+pub struct Cx {
+    /// The discriminator.
+    pub entity: &'static str,
+    /// The template.
+    pub template: &'static str,
+}
+
+impl Cx {
+    /// Wraps a part error with its context.
+    pub fn err(&self, field: &'static str, e: KeyPartError) -> KeyFormatError {
+        KeyFormatError {
+            entity: self.entity,
+            template: self.template,
+            field,
+            value: e.value,
+            reason: e.reason,
+        }
+    }
+
+    fn malformed(&self, field: &'static str, value: &str, expected: String) -> KeyFormatError {
+        KeyFormatError {
+            entity: self.entity,
+            template: self.template,
+            field,
+            value: value.to_owned(),
+            reason: KeyFormatReason::Malformed { expected },
+        }
+    }
+}
+
+/// Refuses an empty string part and a part holding the delimiter that
+/// follows it in the template.
+#[inline]
+fn check_part(cx: &Cx, field: &'static str, part: &str, delim: Option<char>) -> Result<(), KeyFormatError> {
+    if part.is_empty() {
+        return Err(cx.err(field, KeyPartError::new("", KeyFormatReason::Empty)));
+    }
+    if let Some(d) = delim {
+        if part.contains(d) {
+            return Err(cx.err(field, KeyPartError::new(part, KeyFormatReason::ContainsDelimiter { delimiter: d })));
+        }
+    }
+    Ok(())
+}
+
+/// A string field.
+#[inline]
+pub fn str_part(out: &mut String, v: &str, cx: &Cx, field: &'static str, delim: Option<char>) -> Result<(), KeyFormatError> {
+    check_text(v).map_err(|e| cx.err(field, e))?;
+    check_part(cx, field, v, delim)?;
+    out.push_str(v);
+    Ok(())
+}
+
+/// A field in its plain text form.
+#[inline]
+pub fn text_part<T: KeyText>(out: &mut String, v: &T, cx: &Cx, field: &'static str, delim: Option<char>) -> Result<(), KeyFormatError> {
+    let start = out.len();
+    v.write_text(out).map_err(|e| cx.err(field, e))?;
+    check_part(cx, field, &out[start..], delim)
+}
+
+/// A field under `d<w>`.
+#[inline]
+pub fn padded_part<T: KeyPadded>(out: &mut String, v: &T, width: u32, cx: &Cx, field: &'static str) -> Result<(), KeyFormatError> {
+    v.write_padded(width, out).map_err(|e| cx.err(field, e))
+}
+
+/// A field under `n<w>`.
+#[inline]
+pub fn signed_part<T: KeySigned>(out: &mut String, v: &T, width: u32, cx: &Cx, field: &'static str) -> Result<(), KeyFormatError> {
+    v.write_signed(width, out).map_err(|e| cx.err(field, e))
+}
+
+/// A field under `n<w>.<p>`.
+#[inline]
+pub fn decimal_part<T: KeyDecimal>(out: &mut String, v: &T, width: u32, places: u32, cx: &Cx, field: &'static str) -> Result<(), KeyFormatError> {
+    v.write_decimal(width, places, out).map_err(|e| cx.err(field, e))
+}
+
+/// A field under `rev`.
+#[inline]
+pub fn reverse_part<T: KeyReverse>(out: &mut String, v: &T, cx: &Cx, field: &'static str) -> Result<(), KeyFormatError> {
+    v.write_reverse(out).map_err(|e| cx.err(field, e))
+}
+
+/// Refuses a key that came out empty.
+#[inline]
+pub fn non_empty(s: String, cx: &Cx) -> Result<String, KeyFormatError> {
+    if s.is_empty() {
+        Err(cx.err("", KeyPartError::new("", KeyFormatReason::Empty)))
+    } else {
+        Ok(s)
+    }
+}
+
+/// Parsing: strips a literal at the front of `rest`.
+pub fn lit<'a>(rest: &'a str, lit: &'static str, cx: &Cx) -> Result<&'a str, KeyFormatError> {
+    rest.strip_prefix(lit)
+        .ok_or_else(|| cx.malformed("", rest, format!("{lit:?}")))
+}
+
+/// Parsing: splits off a field's text, up to the next literal (or the end).
+pub fn take<'a>(rest: &'a str, next: Option<&'static str>) -> (&'a str, &'a str) {
+    match next {
+        Some(n) => match rest.find(n) {
+            Some(i) => (&rest[..i], &rest[i..]),
+            None => (rest, ""),
+        },
+        None => (rest, ""),
+    }
+}
+
+/// Parsing: nothing may follow the last part.
+pub fn end(rest: &str, cx: &Cx) -> Result<(), KeyFormatError> {
+    if rest.is_empty() {
+        Ok(())
+    } else {
+        Err(cx.malformed("", rest, "the end of the key".to_owned()))
+    }
+}
+
+/// Parsing a plain text part.
+pub fn parse_text<T: KeyText>(s: &str, cx: &Cx, field: &'static str) -> Result<T, KeyFormatError> {
+    T::parse_text(s).map_err(|e| cx.err(field, e))
+}
+/// Parsing a `d<w>` part.
+pub fn parse_padded<T: KeyPadded>(s: &str, width: u32, cx: &Cx, field: &'static str) -> Result<T, KeyFormatError> {
+    T::parse_padded(s, width).map_err(|e| cx.err(field, e))
+}
+/// Parsing an `n<w>` part.
+pub fn parse_signed<T: KeySigned>(s: &str, width: u32, cx: &Cx, field: &'static str) -> Result<T, KeyFormatError> {
+    T::parse_signed(s, width).map_err(|e| cx.err(field, e))
+}
+/// Parsing an `n<w>.<p>` part.
+pub fn parse_decimal<T: KeyDecimal>(s: &str, width: u32, places: u32, cx: &Cx, field: &'static str) -> Result<T, KeyFormatError> {
+    T::parse_decimal(s, width, places).map_err(|e| cx.err(field, e))
+}
+/// Parsing a `rev` part.
+pub fn parse_reverse<T: KeyReverse>(s: &str, cx: &Cx, field: &'static str) -> Result<T, KeyFormatError> {
+    T::parse_reverse(s).map_err(|e| cx.err(field, e))
+}
+
+/// Compile-time checks: a field type must have the trait of its format.
+/// The derive calls these with the field's span so the error points at it.
+pub const fn assert_key_text<T: KeyText>() {}
+/// See [`assert_key_text`].
+pub const fn assert_key_padded<T: KeyPadded>() {}
+/// See [`assert_key_text`].
+pub const fn assert_key_signed<T: KeySigned>() {}
+/// See [`assert_key_text`].
+pub const fn assert_key_decimal<T: KeyDecimal>() {}
+/// See [`assert_key_text`].
+pub const fn assert_key_reverse<T: KeyReverse>() {}
+/// See [`assert_key_text`].
+pub const fn assert_attr<T: Attr>() {}
+
+/// Inserts an attribute unless it encodes to nothing.
+#[inline]
+pub fn put_attr<T: Attr>(item: &mut Item, name: &'static str, v: &T) {
+    if let Some(a) = v.to_attr() {
+        item.insert(name.to_owned(), a);
+    }
+}
+
+/// Inserts an attribute unless it is empty (`omit_empty`) or encodes to nothing.
+#[inline]
+pub fn put_attr_omit_empty<T: Attr>(item: &mut Item, name: &'static str, v: &T) {
+    if !v.is_empty_value() {
+        put_attr(item, name, v);
+    }
+}
+
+/// Inserts a string attribute.
+#[inline]
+pub fn put_s(item: &mut Item, name: &'static str, v: String) {
+    item.insert(name.to_owned(), AttributeValue::S(v));
+}
+
+/// A `#[dynamo(serde)]` field: through serde_dynamo.
+pub fn serde_to_attr<T: serde::Serialize>(v: &T, field: &'static str) -> Result<Option<AttributeValue>, EncodeError> {
+    serde_dynamo::to_attribute_value(v)
+        .map(Some)
+        .map_err(|e| EncodeError::Serde { field, message: e.to_string() })
+}
+
+/// A `#[dynamo(serde)]` field read back through serde_dynamo.
+pub fn serde_from_item<T: serde::de::DeserializeOwned>(item: &Item, name: &str, path: &AttrPath<'_>) -> Result<T, DecodeError> {
+    let path = path.field(name);
+    let value = item.get(name).cloned().unwrap_or(AttributeValue::Null(true));
+    serde_dynamo::from_attribute_value(value).map_err(|e| DecodeError::new(&path, "a value serde can read", e.to_string()))
+}
+
+/// A TTL field: epoch seconds (N).
+pub trait Ttl: Sized {
+    /// The epoch seconds, or `None` for no expiry.
+    fn ttl_to_attr(&self) -> Option<AttributeValue>;
+    /// Reads epoch seconds back.
+    fn ttl_from_item(item: &Item, name: &str, path: &AttrPath<'_>) -> Result<Self, DecodeError>;
+}
+
+impl Ttl for time::OffsetDateTime {
+    fn ttl_to_attr(&self) -> Option<AttributeValue> {
+        Some(AttributeValue::N(self.unix_timestamp().to_string()))
+    }
+    fn ttl_from_item(item: &Item, name: &str, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
+        let secs: i64 = decode_field(item, name, path)?;
+        time::OffsetDateTime::from_unix_timestamp(secs)
+            .map_err(|_| DecodeError::new(&path.field(name), "epoch seconds", secs.to_string()))
+    }
+}
+
+impl Ttl for Option<time::OffsetDateTime> {
+    fn ttl_to_attr(&self) -> Option<AttributeValue> {
+        self.as_ref().and_then(Ttl::ttl_to_attr)
+    }
+    fn ttl_from_item(item: &Item, name: &str, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
+        if item.contains_key(name) {
+            time::OffsetDateTime::ttl_from_item(item, name, path).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+}
+
+/// Checks the discriminator of an item, if it carries one.
+pub fn check_discriminator(item: &Item, attr: &'static str, expected: &'static str) -> Result<(), DecodeError> {
+    match item.get(attr) {
+        None => Ok(()),
+        Some(AttributeValue::S(s)) if s == expected => Ok(()),
+        Some(other) => Err(DecodeError::new(&AttrPath::root(attr), format!("S {expected:?}"), crate::codec::describe_value(other))),
+    }
+}
+
+/// Decodes a unit enum from its name.
+pub fn unit_enum_mismatch(value: &AttributeValue, path: &AttrPath<'_>, names: &'static [&'static str]) -> DecodeError {
+    DecodeError::new(path, format!("S, one of {}", names.join(", ")), crate::codec::describe_value(value))
+}
+
+/// A unit-enum key part that names no variant.
+pub fn unknown_variant(s: &str, names: &'static [&'static str]) -> KeyPartError {
+    KeyPartError::new(s, KeyFormatReason::Malformed { expected: format!("one of {}", names.join(", ")) })
+}
+
+/// Checks a part written by a [`KeyText`] impl: not empty, and free of the
+/// delimiter that follows it.
+#[inline]
+pub fn check_written(out: &str, start: usize, cx: &Cx, field: &'static str, delim: Option<char>) -> Result<(), KeyFormatError> {
+    check_part(cx, field, &out[start..], delim)
+}
+
+pub use crate::union::EntityUnion;
+
+/// `a == b` in a const context (for the derive's compile-time checks).
+pub const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}

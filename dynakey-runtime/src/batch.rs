@@ -1,0 +1,359 @@
+//! Batch write (chunks of 25) and batch get (chunks of 100), retrying what
+//! DynamoDB leaves unprocessed (and throttled calls) with bounded, jittered
+//! exponential backoff, and handing back whatever is still unprocessed:
+//! nothing is dropped.
+
+use std::collections::HashSet;
+use std::marker::PhantomData;
+
+use aws_sdk_dynamodb::types::{
+    AttributeValue, DeleteRequest, KeysAndAttributes, PutRequest, WriteRequest,
+};
+use futures_util::StreamExt;
+
+use crate::client::{check_size, Db};
+use crate::codec::Item;
+use crate::entity::Entity;
+use crate::error::{is_throttling_code, Error};
+use crate::key::Key;
+
+/// Calls run at once per batch operation.
+const CONCURRENCY: usize = 4;
+
+/// Whether an SDK error is worth retrying (throttling, a 5xx).
+fn retryable<E: aws_sdk_dynamodb::error::ProvideErrorMetadata, R>(
+    e: &aws_sdk_dynamodb::error::SdkError<E, R>,
+) -> bool {
+    match e.as_service_error() {
+        Some(se) => se.code().is_some_and(|c| {
+            is_throttling_code(c) || c == "InternalServerError" || c == "ServiceUnavailable"
+        }),
+        None => false,
+    }
+}
+
+fn build_err(e: aws_sdk_dynamodb::error::BuildError) -> Error {
+    Error::Sdk(Box::new(e))
+}
+
+/// A batch of puts and deletes, possibly of several entity types. Build it
+/// with [`Db::batch_write`].
+///
+/// Chunks run concurrently and in no particular order, so one batch should
+/// not write the same key twice (DynamoDB refuses that inside a chunk).
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use dynakey_runtime::testing::Note;
+/// use dynakey_runtime::Entity;
+/// let local = dynakey_runtime::local::memory().unwrap();
+/// let db = local.db("notes");
+/// db.create_table(&[Note::META]).await.unwrap();
+/// let mut batch = db.batch_write();
+/// for id in 0..60 {
+///     batch = batch.put(&Note { user: "ann".into(), id, tag: None, text: String::new() });
+/// }
+/// let out = batch.delete(Note::key("ann", 99).unwrap()).send().await.unwrap();
+/// assert!(out.unprocessed.is_empty());
+/// assert_eq!(db.query(Note::pk("ann").unwrap()).count().await.unwrap(), 60);
+/// # });
+/// ```
+#[must_use = "a batch does nothing until sent"]
+pub struct BatchWrite {
+    db: Db,
+    requests: Vec<WriteRequest>,
+    err: Option<Error>,
+}
+
+/// What a batch write could not do after every retry.
+#[derive(Debug, Clone, Default)]
+pub struct BatchWriteOutcome {
+    /// The requests still unprocessed (resubmit them with
+    /// [`BatchWrite::requests`]).
+    pub unprocessed: Vec<WriteRequest>,
+    /// BatchWriteItem calls made.
+    pub calls: u32,
+}
+
+impl Db {
+    /// An empty batch write.
+    pub fn batch_write(&self) -> BatchWrite {
+        BatchWrite {
+            db: self.clone(),
+            requests: Vec::new(),
+            err: None,
+        }
+    }
+
+    /// A batch get of `keys` (duplicates are read once).
+    pub fn batch_get<E: Entity>(&self, keys: impl IntoIterator<Item = Key<E>>) -> BatchGet<E> {
+        BatchGet {
+            db: self.clone(),
+            keys: keys.into_iter().collect(),
+            consistent: false,
+            _e: PhantomData,
+        }
+    }
+}
+
+impl BatchWrite {
+    /// Puts `e`. An encoding error (or an item over 400 KB) is reported by
+    /// [`BatchWrite::send`] before anything is sent.
+    pub fn put<E: Entity>(mut self, e: &E) -> Self {
+        if self.err.is_some() {
+            return self;
+        }
+        match e.to_item().map_err(Error::from).and_then(|item| {
+            check_size(E::META, &item)?;
+            Ok(item)
+        }) {
+            Ok(item) => match PutRequest::builder().set_item(Some(item)).build() {
+                Ok(p) => self
+                    .requests
+                    .push(WriteRequest::builder().put_request(p).build()),
+                Err(e) => self.err = Some(build_err(e)),
+            },
+            Err(e) => self.err = Some(e),
+        }
+        self
+    }
+
+    /// Deletes the item at `key`.
+    pub fn delete<E: Entity>(mut self, key: Key<E>) -> Self {
+        match DeleteRequest::builder()
+            .set_key(Some(key.to_attributes()))
+            .build()
+        {
+            Ok(d) => self
+                .requests
+                .push(WriteRequest::builder().delete_request(d).build()),
+            Err(e) => self.err = Some(build_err(e)),
+        }
+        self
+    }
+
+    /// Adds raw requests, e.g. the unprocessed ones of an earlier batch.
+    pub fn requests(mut self, requests: impl IntoIterator<Item = WriteRequest>) -> Self {
+        self.requests.extend(requests);
+        self
+    }
+
+    /// How many requests the batch holds.
+    pub fn len(&self) -> usize {
+        self.requests.len()
+    }
+
+    /// Whether the batch is empty.
+    pub fn is_empty(&self) -> bool {
+        self.requests.is_empty()
+    }
+
+    /// Sends the batch in chunks of 25, a few at once, retrying unprocessed
+    /// items and throttled calls under the table's [`crate::RetryPolicy`].
+    /// Any other error stops the batch and is returned.
+    pub async fn send(self) -> Result<BatchWriteOutcome, Error> {
+        if let Some(e) = self.err {
+            return Err(e);
+        }
+        let db = &self.db;
+        let chunks: Vec<Vec<WriteRequest>> = self.requests.chunks(25).map(<[_]>::to_vec).collect();
+        let mut results = futures_util::stream::iter(chunks)
+            .map(|c| write_chunk(db, c))
+            .buffer_unordered(CONCURRENCY);
+        let mut outcome = BatchWriteOutcome::default();
+        while let Some(r) = results.next().await {
+            let (unprocessed, calls) = r?;
+            outcome.unprocessed.extend(unprocessed);
+            outcome.calls += calls;
+        }
+        Ok(outcome)
+    }
+}
+
+impl std::future::IntoFuture for BatchWrite {
+    type Output = Result<BatchWriteOutcome, Error>;
+    type IntoFuture = crate::client::BoxFuture<'static, Self::Output>;
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}
+
+async fn write_chunk(
+    db: &Db,
+    mut pending: Vec<WriteRequest>,
+) -> Result<(Vec<WriteRequest>, u32), Error> {
+    let policy = db.retry;
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let res = db
+            .client
+            .batch_write_item()
+            .request_items(&*db.table, pending.clone())
+            .send()
+            .await;
+        match res {
+            Ok(out) => {
+                pending = out
+                    .unprocessed_items()
+                    .and_then(|m| m.get(&*db.table))
+                    .cloned()
+                    .unwrap_or_default();
+                if pending.is_empty() {
+                    return Ok((pending, attempt));
+                }
+            }
+            Err(e) if retryable(&e) => {}
+            Err(e) => return Err(Error::from_sdk(e, attempt)),
+        }
+        if attempt >= policy.max_attempts.max(1) {
+            return Ok((pending, attempt));
+        }
+        tokio::time::sleep(policy.delay(attempt)).await;
+    }
+}
+
+/// A batch get of entity `E`. Build it with [`Db::batch_get`].
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use dynakey_runtime::testing::Note;
+/// use dynakey_runtime::Entity;
+/// let local = dynakey_runtime::local::memory().unwrap();
+/// let db = local.db("notes");
+/// db.create_table(&[Note::META]).await.unwrap();
+/// db.put(&Note { user: "ann".into(), id: 1, tag: None, text: String::new() }).await.unwrap();
+/// let keys = (1..=150).map(|id| Note::key("ann", id).unwrap());
+/// let out = db.batch_get(keys).send().await.unwrap();
+/// assert_eq!(out.items.len(), 1);
+/// assert!(out.unprocessed.is_empty());
+/// # });
+/// ```
+#[must_use = "a batch does nothing until sent"]
+pub struct BatchGet<E> {
+    db: Db,
+    keys: Vec<Key<E>>,
+    consistent: bool,
+    _e: PhantomData<fn() -> E>,
+}
+
+/// What a batch get read, and the keys it could not read after every retry.
+#[derive(Debug)]
+pub struct BatchGetOutcome<E> {
+    /// The items found (in no particular order; absent keys are left out).
+    pub items: Vec<E>,
+    /// Keys still unprocessed.
+    pub unprocessed: Vec<Key<E>>,
+    /// BatchGetItem calls made.
+    pub calls: u32,
+}
+
+impl<E: Entity> BatchGet<E> {
+    /// Strongly consistent reads.
+    pub fn consistent(mut self) -> Self {
+        self.consistent = true;
+        self
+    }
+
+    /// Sends the batch in chunks of 100, retrying unprocessed keys.
+    pub async fn send(self) -> Result<BatchGetOutcome<E>, Error> {
+        let mut seen = HashSet::new();
+        let keys: Vec<Item> = self
+            .keys
+            .iter()
+            .filter(|k| seen.insert((k.pk().to_owned(), k.sk().map(str::to_owned))))
+            .map(Key::to_attributes)
+            .collect();
+        let db = &self.db;
+        let consistent = self.consistent;
+        let chunks: Vec<Vec<Item>> = keys.chunks(100).map(<[_]>::to_vec).collect();
+        let mut results = futures_util::stream::iter(chunks)
+            .map(|c| get_chunk(db, c, consistent))
+            .buffer_unordered(CONCURRENCY);
+        let mut out = BatchGetOutcome {
+            items: Vec::new(),
+            unprocessed: Vec::new(),
+            calls: 0,
+        };
+        while let Some(r) = results.next().await {
+            let (items, unprocessed, calls) = r?;
+            out.calls += calls;
+            for it in &items {
+                out.items.push(E::from_item(it)?);
+            }
+            for k in unprocessed {
+                out.unprocessed.push(key_of::<E>(&k)?);
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl<E: Entity> std::future::IntoFuture for BatchGet<E> {
+    type Output = Result<BatchGetOutcome<E>, Error>;
+    type IntoFuture = crate::client::BoxFuture<'static, Self::Output>;
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}
+
+/// A typed key from key attributes.
+fn key_of<E: Entity>(m: &Item) -> Result<Key<E>, Error> {
+    let s = |a: &'static str| match m.get(a) {
+        Some(AttributeValue::S(s)) => Ok(s.clone()),
+        _ => Err(Error::Validation {
+            message: format!("unprocessed key without `{a}`"),
+        }),
+    };
+    let sk = match &E::META.sk {
+        Some(k) => Some((k.attr, s(k.attr)?)),
+        None => None,
+    };
+    Ok(Key::__new(E::META.pk.attr, s(E::META.pk.attr)?, sk))
+}
+
+#[allow(clippy::type_complexity)]
+async fn get_chunk(
+    db: &Db,
+    mut pending: Vec<Item>,
+    consistent: bool,
+) -> Result<(Vec<Item>, Vec<Item>, u32), Error> {
+    let policy = db.retry;
+    let mut found = Vec::new();
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let ka = KeysAndAttributes::builder()
+            .set_keys(Some(pending.clone()))
+            .set_consistent_read(consistent.then_some(true))
+            .build()
+            .map_err(build_err)?;
+        let res = db
+            .client
+            .batch_get_item()
+            .request_items(&*db.table, ka)
+            .send()
+            .await;
+        match res {
+            Ok(out) => {
+                if let Some(items) = out.responses().and_then(|m| m.get(&*db.table)) {
+                    found.extend(items.iter().cloned());
+                }
+                pending = out
+                    .unprocessed_keys()
+                    .and_then(|m| m.get(&*db.table))
+                    .map(|ka| ka.keys().to_vec())
+                    .unwrap_or_default();
+                if pending.is_empty() {
+                    return Ok((found, pending, attempt));
+                }
+            }
+            Err(e) if retryable(&e) => {}
+            Err(e) => return Err(Error::from_sdk(e, attempt)),
+        }
+        if attempt >= policy.max_attempts.max(1) {
+            return Ok((found, pending, attempt));
+        }
+        tokio::time::sleep(policy.delay(attempt)).await;
+    }
+}

@@ -1,0 +1,70 @@
+//! The item codec: Rust values to and from DynamoDB attribute values,
+//! without going through serde (generated code calls [`Attr`] directly).
+
+mod impls;
+mod path;
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+pub use path::{describe as describe_value, AttrPath, DecodeError};
+
+/// A DynamoDB item: attribute names to values.
+pub type Item = HashMap<String, AttributeValue>;
+
+/// A value that can be stored as one DynamoDB attribute.
+///
+/// ```
+/// use dynakey_runtime::{Attr, AttrPath};
+/// use aws_sdk_dynamodb::types::AttributeValue;
+/// assert_eq!(42u32.to_attr(), Some(AttributeValue::N("42".into())));
+/// assert_eq!(None::<String>.to_attr(), None); // absent, not NULL
+/// let back = u32::from_attr(&AttributeValue::N("42".into()), &AttrPath::root("n")).unwrap();
+/// assert_eq!(back, 42);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be stored as a DynamoDB attribute",
+    label = "no attribute form for `{Self}`",
+    note = "derive DynamoValue for a nested struct or a unit enum, or mark the field #[dynamo(serde)] to store it through serde"
+)]
+pub trait Attr: Sized {
+    /// The attribute value; `None` leaves the attribute out of the item.
+    fn to_attr(&self) -> Option<AttributeValue>;
+
+    /// Reads the attribute back; `path` names it in errors.
+    fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError>;
+
+    /// What an absent attribute decodes to: an error, except for `Option`
+    /// and collections that DynamoDB cannot store empty.
+    fn from_missing(path: &AttrPath<'_>) -> Result<Self, DecodeError> {
+        Err(DecodeError::missing(path))
+    }
+
+    /// Whether the value counts as empty for `#[dynamo(omit_empty)]`.
+    fn is_empty_value(&self) -> bool {
+        false
+    }
+}
+
+/// Elements of DynamoDB sets: strings (SS), numbers (NS) and binary (BS).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a member of a DynamoDB set",
+    note = "sets hold strings (SS), numbers (NS) or binary (BS)"
+)]
+pub trait SetMember: Sized + Ord {
+    /// Builds the set attribute of these members.
+    fn to_set(members: Vec<&Self>) -> AttributeValue;
+    /// Reads the members of a set attribute.
+    fn from_set(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Vec<Self>, DecodeError>;
+}
+
+/// Reads one field of an item: absent attributes go through `from_missing`.
+#[doc(hidden)]
+pub fn decode_field<T: Attr>(item: &Item, name: &str, path: &AttrPath<'_>) -> Result<T, DecodeError> {
+    let path = path.field(name);
+    match item.get(name) {
+        Some(v) => T::from_attr(v, &path),
+        None => T::from_missing(&path),
+    }
+}

@@ -1,0 +1,102 @@
+//! The trait every `#[derive(DynamoEntity)]` type implements, and the
+//! metadata a runtime or a tool reads from it.
+
+use crate::codec::{DecodeError, Item};
+use crate::error::{EncodeError, KeyFormatError};
+use crate::key::Key;
+
+/// A type stored as DynamoDB items, implemented by `#[derive(DynamoEntity)]`.
+///
+/// `#[derive(DynamoEntity)]` writes this impl; the `dynakey` crate's
+/// documentation has a runnable example of the generated code.
+pub trait Entity: Sized + Send + Sync + 'static {
+    /// What the derive knows about the entity.
+    const META: &'static EntityMeta;
+
+    /// The item: attributes, the discriminator, and every key attribute
+    /// (table and indexes; none of a sparse index while an input is absent).
+    fn to_item(&self) -> Result<Item, EncodeError>;
+
+    /// Reads an item back. Fails with the attribute path at fault, or when
+    /// the item's discriminator names another entity.
+    fn from_item(item: &Item) -> Result<Self, DecodeError>;
+
+    /// The table key of this item.
+    fn item_key(&self) -> Result<Key<Self>, KeyFormatError>;
+}
+
+/// Static description of an entity.
+#[derive(Debug)]
+pub struct EntityMeta {
+    /// The Rust type's name.
+    pub type_name: &'static str,
+    /// The discriminator value, e.g. `MEMBER`.
+    pub discriminator: &'static str,
+    /// The attribute holding the discriminator.
+    pub discriminator_attr: &'static str,
+    /// The table's partition key.
+    pub pk: KeyMeta,
+    /// The table's sort key, if the table has one.
+    pub sk: Option<KeyMeta>,
+    /// Every global and local index the entity writes.
+    pub indexes: &'static [IndexMeta],
+    /// The stored fields.
+    pub fields: &'static [FieldMeta],
+    /// The TTL attribute (epoch seconds), if any.
+    pub ttl_attr: Option<&'static str>,
+}
+
+impl EntityMeta {
+    /// The index named `name`.
+    pub fn index(&self, name: &str) -> Option<&IndexMeta> {
+        self.indexes.iter().find(|i| i.name == name)
+    }
+}
+
+/// One key attribute and the template that fills it.
+#[derive(Debug)]
+pub struct KeyMeta {
+    /// The attribute name, e.g. `pk`, `gsi1sk`.
+    pub attr: &'static str,
+    /// The template, e.g. `SITE#<country>#<city>#EMP#<number:d6>`.
+    pub template: &'static str,
+    /// The literal text before the first placeholder (`SITE#`).
+    pub prefix: &'static str,
+    /// The fields the template reads, in order.
+    pub fields: &'static [&'static str],
+}
+
+/// Global or local.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexKind {
+    /// A global secondary index.
+    Global,
+    /// A local secondary index (the table's partition key).
+    Local,
+}
+
+/// A secondary index.
+#[derive(Debug)]
+pub struct IndexMeta {
+    /// The index name, e.g. `GSI1`.
+    pub name: &'static str,
+    /// Global or local.
+    pub kind: IndexKind,
+    /// The partition key (for a local index, the table's).
+    pub pk: KeyMeta,
+    /// The sort key.
+    pub sk: Option<KeyMeta>,
+    /// Whether an item with an absent input stays out of the index.
+    pub sparse: bool,
+}
+
+/// A stored field.
+#[derive(Debug)]
+pub struct FieldMeta {
+    /// The Rust field name.
+    pub name: &'static str,
+    /// The attribute name.
+    pub attr: &'static str,
+    /// Whether the field may be absent (`Option` or `omit_empty`).
+    pub optional: bool,
+}

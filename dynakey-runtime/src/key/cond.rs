@@ -1,0 +1,213 @@
+//! Sort-key conditions. The generated builders compute the text bounds; this
+//! module turns them into the one range DynamoDB accepts per query.
+//!
+//! A condition stays inside the template's literal prefix (`SITE#…`), so a
+//! typed query reads only its own type: `ge(v)` under a prefix is
+//! `BETWEEN prefix+v AND prefix+U+10FFFF`, never a bare `>=` that would run
+//! into the next type's items. Key values may not hold control characters or
+//! U+10FFFF, which makes these bounds exact.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use super::typed::KeyKind;
+use super::HIGH;
+
+/// The comparison a [`SortKeyCondition`] sends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SortKeyOp {
+    /// `sk = :v`
+    Eq(String),
+    /// `sk < :v`
+    Lt(String),
+    /// `sk <= :v`
+    Le(String),
+    /// `sk > :v`
+    Gt(String),
+    /// `sk >= :v`
+    Ge(String),
+    /// `sk BETWEEN :a AND :b` (both inclusive)
+    Between(String, String),
+    /// `begins_with(sk, :p)`
+    BeginsWith(String),
+}
+
+/// A typed condition on the sort key of entity `E` under key kind `K`.
+pub struct SortKeyCondition<E, K: KeyKind> {
+    index: Option<&'static str>,
+    attr: &'static str,
+    op: SortKeyOp,
+    _marker: PhantomData<fn() -> (E, K)>,
+}
+
+impl<E, K: KeyKind> SortKeyCondition<E, K> {
+    #[doc(hidden)]
+    pub fn __new(index: Option<&'static str>, attr: &'static str, op: SortKeyOp) -> Self {
+        Self {
+            index,
+            attr,
+            op,
+            _marker: PhantomData,
+        }
+    }
+
+    /// The index this condition is for; `None` for the table.
+    pub fn index(&self) -> Option<&'static str> {
+        self.index
+    }
+
+    /// The sort key attribute's name.
+    pub fn attr(&self) -> &'static str {
+        self.attr
+    }
+
+    /// The comparison.
+    pub fn op(&self) -> &SortKeyOp {
+        &self.op
+    }
+
+    /// The same condition for another entity that shares the key.
+    pub fn cast<F>(self) -> SortKeyCondition<F, K> {
+        SortKeyCondition::__new(self.index, self.attr, self.op)
+    }
+}
+
+impl<E, K: KeyKind> Clone for SortKeyCondition<E, K> {
+    fn clone(&self) -> Self {
+        Self::__new(self.index, self.attr, self.op.clone())
+    }
+}
+
+impl<E, K: KeyKind> PartialEq for SortKeyCondition<E, K> {
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index && self.attr == other.attr && self.op == other.op
+    }
+}
+
+impl<E, K: KeyKind> fmt::Debug for SortKeyCondition<E, K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SortKeyCondition({}: {:?})", self.attr, self.op)
+    }
+}
+
+/// Text bounds of one field at a given depth of a template.
+///
+/// `prefix` is the key text before the field (literals and the fields fixed
+/// so far); `value` is the field's text; `next` is the literal that follows
+/// the field in the template (it starts with the field's delimiter), or `""`
+/// when nothing follows it.
+///
+/// `next` is what makes the bounds exact for a field of variable width: a
+/// city `York` must not select `Yorkshire`, so "the field is `York`" is
+/// `begins_with(prefix + "York#")`, not `begins_with(prefix + "York")`. The
+/// bounds assume, like the order of composite keys itself, that the
+/// delimiter sorts below every character of the field's values.
+#[doc(hidden)]
+pub mod bounds {
+    use super::*;
+
+    fn upper(prefix: &str) -> String {
+        let mut s = String::with_capacity(prefix.len() + 4);
+        s.push_str(prefix);
+        s.push(HIGH);
+        s
+    }
+
+    /// The highest key whose field text is `value` (trailing parts included).
+    fn through(prefix: &str, value: &str, next: &str) -> String {
+        let mut s = String::with_capacity(prefix.len() + value.len() + next.len() + 4);
+        s.push_str(prefix);
+        s.push_str(value);
+        if !next.is_empty() {
+            s.push_str(next);
+            s.push(HIGH);
+        }
+        s
+    }
+
+    /// The largest key text below `prefix+value` that still starts with
+    /// `prefix`: the last character lowered by one, then U+10FFFF.
+    fn below(prefix: &str, value: &str) -> Option<String> {
+        let mut s = String::with_capacity(prefix.len() + value.len() + 4);
+        s.push_str(prefix);
+        s.push_str(value);
+        let last = s.pop()?;
+        let mut c = last as u32;
+        loop {
+            if c == 0 {
+                return Some(s);
+            }
+            c -= 1;
+            if let Some(ch) = char::from_u32(c) {
+                s.push(ch);
+                s.push(HIGH);
+                return Some(s);
+            }
+        }
+    }
+
+    /// `field == value`: equality for the last field, otherwise
+    /// `begins_with` of the field and the literal after it.
+    pub fn eq(prefix: &str, value: &str, next: &str) -> SortKeyOp {
+        if next.is_empty() {
+            SortKeyOp::Eq(format!("{prefix}{value}"))
+        } else {
+            SortKeyOp::BeginsWith(format!("{prefix}{value}{next}"))
+        }
+    }
+
+    /// `field >= value`.
+    pub fn ge(prefix: &str, value: &str, _next: &str) -> SortKeyOp {
+        if prefix.is_empty() {
+            SortKeyOp::Ge(value.to_owned())
+        } else {
+            SortKeyOp::Between(format!("{prefix}{value}"), upper(prefix))
+        }
+    }
+
+    /// `field > value`.
+    pub fn gt(prefix: &str, value: &str, next: &str) -> SortKeyOp {
+        let from = through(prefix, value, next);
+        if prefix.is_empty() {
+            SortKeyOp::Gt(from)
+        } else if next.is_empty() {
+            // The smallest text above `from`: control characters are not
+            // allowed in key values, so `from` + U+0001 starts the range.
+            SortKeyOp::Between(format!("{from}\u{1}"), upper(prefix))
+        } else {
+            SortKeyOp::Between(from, upper(prefix))
+        }
+    }
+
+    /// `field <= value`.
+    pub fn le(prefix: &str, value: &str, next: &str) -> SortKeyOp {
+        let to = through(prefix, value, next);
+        if prefix.is_empty() {
+            SortKeyOp::Le(to)
+        } else {
+            SortKeyOp::Between(prefix.to_owned(), to)
+        }
+    }
+
+    /// `field < value`.
+    pub fn lt(prefix: &str, value: &str, _next: &str) -> SortKeyOp {
+        if prefix.is_empty() {
+            return SortKeyOp::Lt(value.to_owned());
+        }
+        match below(prefix, value) {
+            Some(to) if to.as_str() >= prefix => SortKeyOp::Between(prefix.to_owned(), to),
+            // Nothing under the prefix is below an empty value: an empty range.
+            _ => SortKeyOp::Between(upper(prefix), prefix.to_owned()),
+        }
+    }
+
+    /// `lo <= field <= hi`.
+    pub fn between(prefix: &str, lo: &str, hi: &str, next: &str) -> SortKeyOp {
+        SortKeyOp::Between(format!("{prefix}{lo}"), through(prefix, hi, next))
+    }
+
+    /// `begins_with(prefix)`.
+    pub fn begins_with(prefix: &str) -> SortKeyOp {
+        SortKeyOp::BeginsWith(prefix.to_owned())
+    }
+}

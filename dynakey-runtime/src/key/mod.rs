@@ -1,0 +1,18 @@
+//! Keys: the text formats of key parts, typed keys and sort-key conditions.
+//!
+//! Every format keeps *text order equal to value order*, so DynamoDB, which
+//! orders a partition by the bytes of its sort keys, orders items by value.
+
+pub(crate) mod cond;
+pub(crate) mod formats;
+mod typed;
+pub mod uuid7;
+
+pub use cond::{SortKeyCondition, SortKeyOp};
+pub use formats::{KeyDecimal, KeyPadded, KeyPartError, KeyReverse, KeySigned, KeyText};
+pub use typed::{Global, Key, KeyKind, Local, PartitionKey, Table};
+
+/// The highest character a key may hold; range conditions use it as an upper
+/// bound ("everything that starts with this prefix"). Key values may not hold
+/// it, so the bound is exact.
+pub(crate) const HIGH: char = '\u{10FFFF}';

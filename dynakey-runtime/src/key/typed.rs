@@ -1,0 +1,186 @@
+//! Typed keys: a key knows its entity and which key (table, global or local
+//! index) it addresses, so a query cannot mix them up.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::marker::PhantomData;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+/// Which kind of key a [`PartitionKey`] or [`SortKeyCondition`] addresses.
+///
+/// [`SortKeyCondition`]: super::SortKeyCondition
+pub trait KeyKind: Send + Sync + 'static {
+    /// Whether DynamoDB allows a consistent read through this key.
+    const CONSISTENT_READ: bool;
+}
+
+/// The table's own key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Table {}
+/// A global secondary index key (eventually consistent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Global {}
+/// A local secondary index key (shares the table's partition key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Local {}
+
+impl KeyKind for Table {
+    const CONSISTENT_READ: bool = true;
+}
+impl KeyKind for Global {
+    const CONSISTENT_READ: bool = false;
+}
+impl KeyKind for Local {
+    const CONSISTENT_READ: bool = true;
+}
+
+/// The full table key of one item of `E`: what get, delete and update take.
+///
+/// Built by the generated `E::key(..)`.
+pub struct Key<E> {
+    pk_attr: &'static str,
+    sk_attr: Option<&'static str>,
+    pk: String,
+    sk: Option<String>,
+    _entity: PhantomData<fn() -> E>,
+}
+
+impl<E> Key<E> {
+    #[doc(hidden)]
+    pub fn __new(pk_attr: &'static str, pk: String, sk: Option<(&'static str, String)>) -> Self {
+        let (sk_attr, sk) = match sk {
+            Some((a, v)) => (Some(a), Some(v)),
+            None => (None, None),
+        };
+        Self {
+            pk_attr,
+            sk_attr,
+            pk,
+            sk,
+            _entity: PhantomData,
+        }
+    }
+
+    /// The partition key text, e.g. `USER#alice`.
+    pub fn pk(&self) -> &str {
+        &self.pk
+    }
+
+    /// The sort key text, e.g. `GROUP#staff`; `None` for a table without one.
+    pub fn sk(&self) -> Option<&str> {
+        self.sk.as_deref()
+    }
+
+    /// The attribute name of the partition key.
+    pub fn pk_attr(&self) -> &'static str {
+        self.pk_attr
+    }
+
+    /// The attribute name of the sort key.
+    pub fn sk_attr(&self) -> Option<&'static str> {
+        self.sk_attr
+    }
+
+    /// The key as DynamoDB attributes (`Key` of a GetItem request).
+    pub fn to_attributes(&self) -> HashMap<String, AttributeValue> {
+        let mut m = HashMap::with_capacity(2);
+        m.insert(self.pk_attr.to_owned(), AttributeValue::S(self.pk.clone()));
+        if let (Some(a), Some(v)) = (self.sk_attr, &self.sk) {
+            m.insert(a.to_owned(), AttributeValue::S(v.clone()));
+        }
+        m
+    }
+}
+
+impl<E> Clone for Key<E> {
+    fn clone(&self) -> Self {
+        Self {
+            pk_attr: self.pk_attr,
+            sk_attr: self.sk_attr,
+            pk: self.pk.clone(),
+            sk: self.sk.clone(),
+            _entity: PhantomData,
+        }
+    }
+}
+
+impl<E> PartialEq for Key<E> {
+    fn eq(&self, other: &Self) -> bool {
+        self.pk == other.pk && self.sk == other.sk && self.pk_attr == other.pk_attr
+    }
+}
+impl<E> Eq for Key<E> {}
+
+impl<E> fmt::Debug for Key<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("Key");
+        d.field(self.pk_attr, &self.pk);
+        if let (Some(a), Some(v)) = (self.sk_attr, &self.sk) {
+            d.field(a, v);
+        }
+        d.finish()
+    }
+}
+
+/// A partition key of the table (`K = Table`) or of an index, for queries.
+///
+/// Built by the generated `E::pk(..)`, `E::gsi1_pk(..)`, ….
+pub struct PartitionKey<E, K: KeyKind = Table> {
+    index: Option<&'static str>,
+    attr: &'static str,
+    value: String,
+    _marker: PhantomData<fn() -> (E, K)>,
+}
+
+impl<E, K: KeyKind> PartitionKey<E, K> {
+    #[doc(hidden)]
+    pub fn __new(index: Option<&'static str>, attr: &'static str, value: String) -> Self {
+        Self {
+            index,
+            attr,
+            value,
+            _marker: PhantomData,
+        }
+    }
+
+    /// The index this key addresses; `None` for the table.
+    pub fn index(&self) -> Option<&'static str> {
+        self.index
+    }
+
+    /// The key attribute's name, e.g. `pk` or `gsi1pk`.
+    pub fn attr(&self) -> &'static str {
+        self.attr
+    }
+
+    /// The key text, e.g. `USER#alice`.
+    pub fn value(&self) -> &str {
+        &self.value
+    }
+
+    /// The same key seen as a key of another entity sharing the partition
+    /// (for reading several types from one partition).
+    pub fn cast<F>(self) -> PartitionKey<F, K> {
+        PartitionKey::__new(self.index, self.attr, self.value)
+    }
+}
+
+impl<E, K: KeyKind> Clone for PartitionKey<E, K> {
+    fn clone(&self) -> Self {
+        Self::__new(self.index, self.attr, self.value.clone())
+    }
+}
+
+impl<E, K: KeyKind> PartialEq for PartitionKey<E, K> {
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index && self.attr == other.attr && self.value == other.value
+    }
+}
+impl<E, K: KeyKind> Eq for PartitionKey<E, K> {}
+
+impl<E, K: KeyKind> fmt::Debug for PartitionKey<E, K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PartitionKey({}{} = {:?})", self.index.map(|i| format!("{i}.")).unwrap_or_default(), self.attr, self.value)
+    }
+}

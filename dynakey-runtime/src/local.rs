@@ -1,0 +1,212 @@
+//! Backends for examples and tests: the embedded engine (dynoxide, SQLite in
+//! memory or in a file) started inside the process by one call, or any
+//! DynamoDB-compatible endpoint named by `DYNAKEY_ENDPOINT`.
+//!
+//! The embedded engine is served over loopback HTTP on a port the OS picks
+//! (`127.0.0.1:0`), on its own thread and runtime, so parallel tests never
+//! share a port or a database. (dynoxide 3.2 keeps its request router
+//! private; its public per-operation methods skip the request checks the
+//! router runs, so the loopback server is the one faithful path. A request
+//! costs about a millisecond; see the crate README for numbers.)
+//!
+//! ```
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let local = dynakey_runtime::local::memory().unwrap();
+//! let tables = local.client().list_tables().send().await.unwrap();
+//! assert!(tables.table_names().is_empty());
+//! # });
+//! ```
+
+use std::path::Path;
+use std::thread;
+
+use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
+use aws_sdk_dynamodb::Client;
+
+use crate::client::Db;
+use crate::error::Error;
+
+/// The environment variable naming a DynamoDB-compatible endpoint.
+pub const ENDPOINT_VAR: &str = "DYNAKEY_ENDPOINT";
+
+/// A ready client on a local backend. Dropping it stops the embedded engine
+/// (an endpoint backend is left alone).
+#[derive(Debug)]
+pub struct Local {
+    client: Client,
+    endpoint: String,
+    server: Option<Server>,
+}
+
+#[derive(Debug)]
+struct Server {
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+impl Local {
+    /// The client.
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// The endpoint URL, e.g. `http://127.0.0.1:41234`.
+    pub fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+
+    /// Whether this is the embedded engine (not an external endpoint).
+    pub fn is_embedded(&self) -> bool {
+        self.server.is_some()
+    }
+
+    /// A config builder for the same endpoint, to build a client with a
+    /// wrapped HTTP client or another retry policy.
+    ///
+    /// ```
+    /// let local = dynakey_runtime::local::memory().unwrap();
+    /// let conf = local.config_builder().build();
+    /// let _client = aws_sdk_dynamodb::Client::from_conf(conf);
+    /// ```
+    pub fn config_builder(&self) -> aws_sdk_dynamodb::config::Builder {
+        config_for_endpoint(&self.endpoint)
+    }
+
+    /// A table handle on this backend.
+    ///
+    /// ```
+    /// let local = dynakey_runtime::local::memory().unwrap();
+    /// assert_eq!(local.db("shop").table_name(), "shop");
+    /// ```
+    pub fn db(&self, table: impl Into<String>) -> Db {
+        Db::new(self.client.clone(), table)
+    }
+}
+
+/// The embedded engine on an in-memory database.
+///
+/// ```
+/// let local = dynakey_runtime::local::memory().unwrap();
+/// assert!(local.is_embedded());
+/// ```
+pub fn memory() -> Result<Local, Error> {
+    let db = dynoxide::Database::memory().map_err(|e| Error::Sdk(Box::new(e)))?;
+    serve(db)
+}
+
+/// The embedded engine on a database file (created when missing).
+///
+/// ```
+/// let path = std::env::temp_dir().join(format!("dynakey-doc-{}.db", std::process::id()));
+/// let local = dynakey_runtime::local::file(&path).unwrap();
+/// assert!(local.is_embedded());
+/// drop(local);
+/// let _ = std::fs::remove_file(&path);
+/// ```
+pub fn file(path: impl AsRef<Path>) -> Result<Local, Error> {
+    let path = path.as_ref().to_str().ok_or_else(|| Error::Validation {
+        message: "the database path is not UTF-8".into(),
+    })?;
+    let db = dynoxide::Database::new(path).map_err(|e| Error::Sdk(Box::new(e)))?;
+    serve(db)
+}
+
+/// A client for `url`, e.g. a moto or dynoxide server.
+///
+/// ```
+/// let client = dynakey_runtime::local::client_for_endpoint("http://127.0.0.1:8000");
+/// assert_eq!(client.config().region().unwrap().as_ref(), "us-east-1");
+/// ```
+pub fn client_for_endpoint(url: &str) -> Client {
+    Client::from_conf(config_for_endpoint(url).build())
+}
+
+/// The config of [`client_for_endpoint`]: region `us-east-1`, dummy static
+/// credentials, and a plain-HTTP client (no TLS).
+///
+/// ```
+/// let conf = dynakey_runtime::local::config_for_endpoint("http://127.0.0.1:8000").build();
+/// assert!(conf.http_client().is_some());
+/// ```
+pub fn config_for_endpoint(url: &str) -> aws_sdk_dynamodb::config::Builder {
+    aws_sdk_dynamodb::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new("us-east-1"))
+        .endpoint_url(url)
+        .credentials_provider(Credentials::new(
+            "dynakey", "dynakey", None, None, "dynakey",
+        ))
+        .http_client(aws_smithy_http_client::Builder::new().build_http())
+}
+
+/// The endpoint named by `DYNAKEY_ENDPOINT` when set, else [`memory`].
+///
+/// ```
+/// let local = dynakey_runtime::local::from_env().unwrap();
+/// assert_eq!(local.is_embedded(), std::env::var("DYNAKEY_ENDPOINT").is_err());
+/// ```
+pub fn from_env() -> Result<Local, Error> {
+    match std::env::var(ENDPOINT_VAR) {
+        Ok(url) if !url.trim().is_empty() => Ok(Local {
+            client: client_for_endpoint(url.trim()),
+            endpoint: url.trim().to_owned(),
+            server: None,
+        }),
+        _ => memory(),
+    }
+}
+
+fn serve(db: dynoxide::Database) -> Result<Local, Error> {
+    let io = |e: std::io::Error| Error::Sdk(Box::new(e));
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(io)?;
+    listener.set_nonblocking(true).map_err(io)?;
+    let port = listener.local_addr().map_err(io)?.port();
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel::<Result<(), std::io::Error>>();
+    thread::Builder::new()
+        .name(format!("dynakey-local-{port}"))
+        .spawn(move || {
+            let rt = match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(rt) => rt,
+                Err(e) => {
+                    let _ = ready_tx.send(Err(e));
+                    return;
+                }
+            };
+            rt.block_on(async move {
+                let listener = match tokio::net::TcpListener::from_std(listener) {
+                    Ok(l) => l,
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(e));
+                        return;
+                    }
+                };
+                let _ = ready_tx.send(Ok(()));
+                let shutdown = async move {
+                    let _ = rx.await;
+                };
+                let _ = dynoxide::server::serve_with_shutdown(listener, db, shutdown).await;
+            });
+        })
+        .map_err(io)?;
+    ready_rx
+        .recv()
+        .map_err(|e| Error::Sdk(Box::new(e)))?
+        .map_err(io)?;
+    let endpoint = format!("http://127.0.0.1:{port}");
+    Ok(Local {
+        client: client_for_endpoint(&endpoint),
+        endpoint,
+        server: Some(Server { shutdown: Some(tx) }),
+    })
+}

@@ -1,0 +1,251 @@
+//! Creating the table a set of entities needs.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
+    LocalSecondaryIndex, Projection, ProjectionType, ScalarAttributeType, TableStatus,
+    TimeToLiveSpecification,
+};
+use aws_sdk_dynamodb::Client;
+
+use crate::entity::{EntityMeta, IndexKind};
+use crate::error::Error;
+
+fn invalid(message: String) -> Error {
+    Error::Validation { message }
+}
+
+fn key_schema(pk: &str, sk: Option<&str>) -> Result<Vec<KeySchemaElement>, Error> {
+    let b = |name: &str, t: KeyType| {
+        KeySchemaElement::builder()
+            .attribute_name(name)
+            .key_type(t)
+            .build()
+            .map_err(|e| Error::Sdk(Box::new(e)))
+    };
+    let mut v = vec![b(pk, KeyType::Hash)?];
+    if let Some(sk) = sk {
+        v.push(b(sk, KeyType::Range)?);
+    }
+    Ok(v)
+}
+
+/// The key attributes a set of entities agree on, and their indexes.
+#[derive(Debug, Default)]
+struct Plan {
+    pk: Option<&'static str>,
+    sk: Option<Option<&'static str>>,
+    attrs: Vec<&'static str>,
+    indexes: BTreeMap<&'static str, (IndexKind, &'static str, Option<&'static str>)>,
+    ttl: Option<&'static str>,
+}
+
+impl Plan {
+    fn attr(&mut self, a: &'static str) {
+        if !self.attrs.contains(&a) {
+            self.attrs.push(a);
+        }
+    }
+
+    fn from_metas(metas: &[&EntityMeta]) -> Result<Self, Error> {
+        let mut p = Plan::default();
+        for m in metas {
+            match p.pk {
+                None => p.pk = Some(m.pk.attr),
+                Some(a) if a != m.pk.attr => {
+                    return Err(invalid(format!(
+                        "{} keeps its partition key in `{}`, another entity in `{a}`",
+                        m.type_name, m.pk.attr
+                    )))
+                }
+                _ => {}
+            }
+            let sk = m.sk.as_ref().map(|k| k.attr);
+            match p.sk {
+                None => p.sk = Some(sk),
+                Some(a) if a != sk => {
+                    return Err(invalid(format!(
+                        "{} has sort key {:?}, another entity {:?}",
+                        m.type_name, sk, a
+                    )))
+                }
+                _ => {}
+            }
+            p.attr(m.pk.attr);
+            if let Some(sk) = sk {
+                p.attr(sk);
+            }
+            for ix in m.indexes {
+                let def = (ix.kind, ix.pk.attr, ix.sk.as_ref().map(|k| k.attr));
+                match p.indexes.get(ix.name) {
+                    Some(d) if *d != def => {
+                        return Err(invalid(format!(
+                            "index {} is declared with different keys by {} and another entity",
+                            ix.name, m.type_name
+                        )))
+                    }
+                    _ => {
+                        p.indexes.insert(ix.name, def);
+                    }
+                }
+                p.attr(ix.pk.attr);
+                if let Some(k) = &ix.sk {
+                    p.attr(k.attr);
+                }
+            }
+            if let Some(t) = m.ttl_attr {
+                match p.ttl {
+                    Some(a) if a != t => {
+                        return Err(invalid(format!("two TTL attributes: `{a}` and `{t}`")))
+                    }
+                    _ => p.ttl = Some(t),
+                }
+            }
+        }
+        if p.pk.is_none() {
+            return Err(invalid("no entity given".into()));
+        }
+        Ok(p)
+    }
+}
+
+/// Creates table `name` for `metas`: the table key, every global index
+/// (projection ALL) and local index, on-demand billing, and TTL when an
+/// entity has a TTL field (ignored where the backend lacks it). An existing
+/// table is fine. Returns once the table and its indexes are ACTIVE.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use dynakey_runtime::{table::create_table, testing::Note, Entity};
+/// let local = dynakey_runtime::local::memory().unwrap();
+/// create_table(local.client(), "notes", &[Note::META]).await.unwrap();
+/// create_table(local.client(), "notes", &[Note::META]).await.unwrap(); // idempotent
+/// let t = local.client().describe_table().table_name("notes").send().await.unwrap();
+/// assert_eq!(t.table().unwrap().global_secondary_indexes().len(), 1);
+/// # });
+/// ```
+pub async fn create_table(client: &Client, name: &str, metas: &[&EntityMeta]) -> Result<(), Error> {
+    let plan = Plan::from_metas(metas)?;
+    let pk = plan.pk.unwrap_or("pk");
+    let sk = plan.sk.flatten();
+    let mut req = client
+        .create_table()
+        .table_name(name)
+        .billing_mode(BillingMode::PayPerRequest)
+        .set_key_schema(Some(key_schema(pk, sk)?));
+    for a in &plan.attrs {
+        req = req.attribute_definitions(
+            AttributeDefinition::builder()
+                .attribute_name(*a)
+                .attribute_type(ScalarAttributeType::S)
+                .build()
+                .map_err(|e| Error::Sdk(Box::new(e)))?,
+        );
+    }
+    let all = Projection::builder()
+        .projection_type(ProjectionType::All)
+        .build();
+    for (ix, (kind, ipk, isk)) in &plan.indexes {
+        match kind {
+            IndexKind::Global => {
+                req = req.global_secondary_indexes(
+                    GlobalSecondaryIndex::builder()
+                        .index_name(*ix)
+                        .set_key_schema(Some(key_schema(ipk, *isk)?))
+                        .projection(all.clone())
+                        .build()
+                        .map_err(|e| Error::Sdk(Box::new(e)))?,
+                );
+            }
+            IndexKind::Local => {
+                let Some(isk) = isk else {
+                    return Err(invalid(format!("local index {ix} has no sort key")));
+                };
+                req = req.local_secondary_indexes(
+                    LocalSecondaryIndex::builder()
+                        .index_name(*ix)
+                        .set_key_schema(Some(key_schema(pk, Some(isk))?))
+                        .projection(all.clone())
+                        .build()
+                        .map_err(|e| Error::Sdk(Box::new(e)))?,
+                );
+            }
+        }
+    }
+    match req.send().await {
+        Ok(_) => {}
+        Err(e) => {
+            let exists = e
+                .as_service_error()
+                .is_some_and(|s| s.is_resource_in_use_exception());
+            if !exists {
+                return Err(Error::from_sdk(e, 1));
+            }
+        }
+    }
+    wait_active(client, name).await?;
+    if let Some(ttl) = plan.ttl {
+        // Backends without TTL, or a TTL already on: nothing to do.
+        let _ = client
+            .update_time_to_live()
+            .table_name(name)
+            .time_to_live_specification(
+                TimeToLiveSpecification::builder()
+                    .attribute_name(ttl)
+                    .enabled(true)
+                    .build()
+                    .map_err(|e| Error::Sdk(Box::new(e)))?,
+            )
+            .send()
+            .await;
+    }
+    Ok(())
+}
+
+async fn wait_active(client: &Client, name: &str) -> Result<(), Error> {
+    let mut delay = Duration::from_millis(20);
+    for _ in 0..200 {
+        let out = client
+            .describe_table()
+            .table_name(name)
+            .send()
+            .await
+            .map_err(|e| Error::from_sdk(e, 1))?;
+        if let Some(t) = out.table() {
+            let table_ok = t.table_status() == Some(&TableStatus::Active);
+            let ix_ok = t.global_secondary_indexes().iter().all(|g| {
+                g.index_status()
+                    .is_none_or(|s| *s == aws_sdk_dynamodb::types::IndexStatus::Active)
+            });
+            if table_ok && ix_ok {
+                return Ok(());
+            }
+        }
+        tokio::time::sleep(delay).await;
+        delay = (delay * 2).min(Duration::from_secs(2));
+    }
+    Err(invalid(format!("table {name} did not become ACTIVE")))
+}
+
+/// Deletes table `name`; a missing table is fine.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let local = dynakey_runtime::local::memory().unwrap();
+/// dynakey_runtime::table::delete_table(local.client(), "nope").await.unwrap();
+/// # });
+/// ```
+pub async fn delete_table(client: &Client, name: &str) -> Result<(), Error> {
+    match client.delete_table().table_name(name).send().await {
+        Ok(_) => Ok(()),
+        Err(e)
+            if e.as_service_error()
+                .is_some_and(|s| s.is_resource_not_found_exception()) =>
+        {
+            Ok(())
+        }
+        Err(e) => Err(Error::from_sdk(e, 1)),
+    }
+}

@@ -1,0 +1,53 @@
+//! Reading several entity types from one partition: an enum over entity
+//! types decodes each item by its discriminator.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::codec::{DecodeError, Item};
+use crate::entity::EntityMeta;
+use crate::error::Error;
+
+/// An enum over entity types sharing a partition or an index, implemented
+/// by `#[derive(DynamoUnion)]` on `enum UserPartition { Member(Member),
+/// Membership(Membership) }`. Adding a type forces every `match` to handle
+/// it.
+///
+/// ```
+/// use dynakey_runtime::testing::{Note, Profile, UserItem, stray_item};
+/// use dynakey_runtime::{Entity, EntityUnion, Error};
+/// let p = Profile { user: "a".into(), name: "Ann".into() };
+/// let back = UserItem::from_item(&p.to_item().unwrap()).unwrap();
+/// assert_eq!(back, UserItem::Profile(p));
+/// let err = UserItem::from_item(&stray_item("a", "X")).unwrap_err();
+/// assert!(matches!(err, Error::UnknownDiscriminator { value } if value == "STRAY"));
+/// ```
+pub trait EntityUnion: Sized + Send + 'static {
+    /// The metadata of every variant's entity, in declaration order.
+    const VARIANTS: &'static [&'static EntityMeta];
+
+    /// Decodes `item` as the variant whose discriminator is
+    /// `discriminator`; `None` when no variant has it.
+    fn decode_variant(discriminator: &str, item: &Item) -> Option<Result<Self, DecodeError>>;
+
+    /// The attribute holding the discriminator (one per table).
+    fn discriminator_attr() -> &'static str {
+        Self::VARIANTS
+            .first()
+            .map_or("entity", |m| m.discriminator_attr)
+    }
+
+    /// Decodes an item by its discriminator; an unknown (or missing) one is
+    /// [`Error::UnknownDiscriminator`].
+    fn from_item(item: &Item) -> Result<Self, Error> {
+        let d = match item.get(Self::discriminator_attr()) {
+            Some(AttributeValue::S(s)) => s.as_str(),
+            _ => "",
+        };
+        match Self::decode_variant(d, item) {
+            Some(r) => r.map_err(Error::Decode),
+            None => Err(Error::UnknownDiscriminator {
+                value: d.to_owned(),
+            }),
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! Integration tests of dynakey; the recipe entities live in
+//! `dynakey-examples` and are re-exported here.
+
+pub use dynakey_examples::seeds;
