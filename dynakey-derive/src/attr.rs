@@ -77,7 +77,11 @@ fn unknown(cx: &Ctxt, span: Span, what: &str, found: &str, options: &[&'static s
         span,
         format!(
             "DYNA112: unknown {what} option `{found}`\n  = help: {hint}options are {}",
-            options.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>().join(", ")
+            options
+                .iter()
+                .map(|o| format!("`{o}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     );
 }
@@ -92,7 +96,11 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> RawContainer {
         let path = attr.path();
         if path.is_ident("dynamo") {
             let r = attr.parse_nested_meta(|meta| {
-                let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+                let key = meta
+                    .path
+                    .get_ident()
+                    .map(|i| i.to_string())
+                    .unwrap_or_default();
                 match key.as_str() {
                     "entity" | "discriminator_attr" | "pk_attr" | "sk_attr" => {
                         let lit = string_value(&meta)?;
@@ -105,7 +113,13 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> RawContainer {
                         }
                     }
                     _ => {
-                        unknown(cx, meta.path.span_or_call(), "entity", &key, CONTAINER_OPTIONS);
+                        unknown(
+                            cx,
+                            meta.path.span_or_call(),
+                            "entity",
+                            &key,
+                            CONTAINER_OPTIONS,
+                        );
                         skip_value(&meta)?;
                     }
                 }
@@ -131,7 +145,11 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> RawContainer {
                 )),
             }
         } else if path.is_ident("gsi") || path.is_ident("lsi") {
-            let kind = if path.is_ident("gsi") { IndexKind::Global } else { IndexKind::Local };
+            let kind = if path.is_ident("gsi") {
+                IndexKind::Global
+            } else {
+                IndexKind::Local
+            };
             match attr.parse_args_with(|input: ParseStream<'_>| index(cx, input, kind)) {
                 Ok(ix) => out.indexes.push(ix),
                 Err(e) => cx.push(e),
@@ -159,7 +177,11 @@ fn skip_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
 }
 
 fn index(cx: &Ctxt, input: ParseStream<'_>, kind: IndexKind) -> syn::Result<RawIndex> {
-    let which = if kind == IndexKind::Global { "gsi" } else { "lsi" };
+    let which = if kind == IndexKind::Global {
+        "gsi"
+    } else {
+        "lsi"
+    };
     let name: LitStr = input.parse().map_err(|e| {
         syn::Error::new(
             e.span(),
@@ -176,7 +198,11 @@ fn index(cx: &Ctxt, input: ParseStream<'_>, kind: IndexKind) -> syn::Result<RawI
         pk_attr: None,
         sk_attr: None,
     };
-    let options = if kind == IndexKind::Global { GSI_OPTIONS } else { LSI_OPTIONS };
+    let options = if kind == IndexKind::Global {
+        GSI_OPTIONS
+    } else {
+        LSI_OPTIONS
+    };
     while !input.is_empty() {
         input.parse::<Token![,]>()?;
         if input.is_empty() {
@@ -208,7 +234,11 @@ pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> RawField {
     let mut out = RawField::default();
     for attr in attrs.iter().filter(|a| a.path().is_ident("dynamo")) {
         let r = attr.parse_nested_meta(|meta| {
-            let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+            let key = meta
+                .path
+                .get_ident()
+                .map(|i| i.to_string())
+                .unwrap_or_default();
             match key.as_str() {
                 "rename" => out.rename = Some(string_value(&meta)?.value()),
                 "omit_empty" => out.omit_empty = true,
@@ -237,7 +267,11 @@ pub fn variant(cx: &Ctxt, attrs: &[Attribute]) -> Option<String> {
             if meta.path.is_ident("rename") {
                 rename = Some(string_value(&meta)?.value());
             } else {
-                let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+                let key = meta
+                    .path
+                    .get_ident()
+                    .map(|i| i.to_string())
+                    .unwrap_or_default();
                 unknown(cx, meta.path.span_or_call(), "variant", &key, &["rename"]);
                 skip_value(&meta)?;
             }

@@ -18,7 +18,14 @@ use crate::types::{self, TypeKind};
 const MAX_GSI: usize = 20;
 const MAX_LSI: usize = 5;
 
-fn diag(cx: &Ctxt, tpl: &TemplateLit, code: &'static str, message: String, range: Range<usize>, help: Option<String>) {
+fn diag(
+    cx: &Ctxt,
+    tpl: &TemplateLit,
+    code: &'static str,
+    message: String,
+    range: Range<usize>,
+    help: Option<String>,
+) {
     let d = Diag {
         code,
         message,
@@ -31,7 +38,11 @@ fn diag(cx: &Ctxt, tpl: &TemplateLit, code: &'static str, message: String, range
 }
 
 /// The named fields of a struct, or a DYNA109 error.
-pub fn named_fields<'a>(cx: &Ctxt, input: &'a DeriveInput, what: &str) -> Option<&'a syn::FieldsNamed> {
+pub fn named_fields<'a>(
+    cx: &Ctxt,
+    input: &'a DeriveInput,
+    what: &str,
+) -> Option<&'a syn::FieldsNamed> {
     match &input.data {
         Data::Struct(s) => match &s.fields {
             Fields::Named(f) => Some(f),
@@ -57,7 +68,9 @@ pub fn fields(cx: &Ctxt, named: &syn::FieldsNamed) -> Vec<Field> {
     let mut out = Vec::new();
     for f in &named.named {
         let raw = attr::field(cx, &f.attrs);
-        let Some(ident) = f.ident.clone() else { continue };
+        let Some(ident) = f.ident.clone() else {
+            continue;
+        };
         let (inner, optional) = match types::option_inner(&f.ty) {
             Some(t) => (t.clone(), true),
             None => (f.ty.clone(), false),
@@ -72,7 +85,12 @@ pub fn fields(cx: &Ctxt, named: &syn::FieldsNamed) -> Vec<Field> {
             cx.error(f.ty.span(), format!("DYNA112: #[dynamo(ttl)] on `{name}` takes a time::OffsetDateTime or Option<time::OffsetDateTime>\n  = help: the TTL attribute is stored as epoch seconds"));
         }
         if raw.ttl && raw.serde {
-            cx.error(f.span(), format!("DYNA112: field `{name}` cannot be both #[dynamo(ttl)] and #[dynamo(serde)]"));
+            cx.error(
+                f.span(),
+                format!(
+                    "DYNA112: field `{name}` cannot be both #[dynamo(ttl)] and #[dynamo(serde)]"
+                ),
+            );
         }
         out.push(Field {
             attr: raw.rename.clone().unwrap_or_else(|| name.clone()),
@@ -121,7 +139,11 @@ pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<Entity> {
             String::new()
         }
     };
-    let attr_of = |v: &Option<(String, Span)>, d: &str| v.as_ref().map(|(s, _)| s.clone()).unwrap_or_else(|| d.to_owned());
+    let attr_of = |v: &Option<(String, Span)>, d: &str| {
+        v.as_ref()
+            .map(|(s, _)| s.clone())
+            .unwrap_or_else(|| d.to_owned())
+    };
     let disc_attr = attr_of(&raw.discriminator_attr, "_type");
     let pk_attr = attr_of(&raw.pk_attr, "pk");
     let sk_attr = attr_of(&raw.sk_attr, "sk");
@@ -133,9 +155,23 @@ pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<Entity> {
         );
         return None;
     };
-    let ctx = KeyCtx { cx, fields: &fields, ident: &ident };
-    let pk = ctx.key(&pk_tpl, false, KeyKind::Table, pk_attr.clone(), "pk".into(), None);
-    let sk = raw.sk.as_ref().and_then(|t| ctx.key(t, true, KeyKind::Table, sk_attr.clone(), "sk".into(), None));
+    let ctx = KeyCtx {
+        cx,
+        fields: &fields,
+        ident: &ident,
+    };
+    let pk = ctx.key(
+        &pk_tpl,
+        false,
+        KeyKind::Table,
+        pk_attr.clone(),
+        "pk".into(),
+        None,
+    );
+    let sk = raw
+        .sk
+        .as_ref()
+        .and_then(|t| ctx.key(t, true, KeyKind::Table, sk_attr.clone(), "sk".into(), None));
     if let Some(pk) = &pk {
         ctx.no_optional(&pk_tpl, pk, "the table key");
     }
@@ -143,11 +179,22 @@ pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<Entity> {
         ctx.no_optional(t, sk, "the table key");
     }
     let indexes = indexes(&ctx, &raw, pk.as_ref(), sk.is_some());
-    check_attrs(cx, &raw, &fields, &disc_attr, &pk_attr, sk.as_ref().map(|_| sk_attr.as_str()), &indexes);
+    check_attrs(
+        cx,
+        &raw,
+        &fields,
+        &disc_attr,
+        &pk_attr,
+        sk.as_ref().map(|_| sk_attr.as_str()),
+        &indexes,
+    );
 
     let ttl_attr = fields.iter().find(|f| f.ttl).map(|f| f.attr.clone());
     if fields.iter().filter(|f| f.ttl).count() > 1 {
-        cx.error(ident.span(), "DYNA112: more than one #[dynamo(ttl)] field\n  = help: a table has one TTL attribute");
+        cx.error(
+            ident.span(),
+            "DYNA112: more than one #[dynamo(ttl)] field\n  = help: a table has one TTL attribute",
+        );
     }
     if cx.has_errors() {
         return None;
@@ -172,12 +219,27 @@ struct KeyCtx<'a> {
 
 impl KeyCtx<'_> {
     /// Scans and checks one template; `None` if it has errors.
-    fn key(&self, tpl: &TemplateLit, is_sort: bool, kind: KeyKind, attr: String, fn_name: String, index: Option<String>) -> Option<KeyModel> {
+    fn key(
+        &self,
+        tpl: &TemplateLit,
+        is_sort: bool,
+        kind: KeyKind,
+        attr: String,
+        fn_name: String,
+        index: Option<String>,
+    ) -> Option<KeyModel> {
         let cx = self.cx;
         let (segments, syntax) = scan(&tpl.text);
         let mut ok = syntax.is_empty();
         for e in syntax {
-            diag(cx, tpl, "DYNA100", format!("{} in template", e.message), e.range, e.help);
+            diag(
+                cx,
+                tpl,
+                "DYNA100",
+                format!("{} in template", e.message),
+                e.range,
+                e.help,
+            );
         }
         // Byte ranges of every segment, for carets.
         let mut ranges = Vec::with_capacity(segments.len());
@@ -214,19 +276,45 @@ impl KeyCtx<'_> {
                     if !p.valid {
                         continue;
                     }
-                    let Some(idx) = self.fields.iter().position(|f| f.ident == p.name.as_str()) else {
-                        let names = self.fields.iter().filter(|f| !f.skip).map(|f| f.ident.to_string()).collect::<Vec<_>>();
+                    let Some(idx) = self.fields.iter().position(|f| f.ident == p.name.as_str())
+                    else {
+                        let names = self
+                            .fields
+                            .iter()
+                            .filter(|f| !f.skip)
+                            .map(|f| f.ident.to_string())
+                            .collect::<Vec<_>>();
                         let help = match did_you_mean(&p.name, names.iter().map(String::as_str)) {
                             Some(s) => format!("did you mean `{s}`?"),
-                            None => format!("the fields are {}", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")),
+                            None => format!(
+                                "the fields are {}",
+                                names
+                                    .iter()
+                                    .map(|n| format!("`{n}`"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
                         };
-                        diag(cx, tpl, "DYNA101", format!("`<{}>` names no field of `{}`", p.name, self.ident), p.range.clone(), Some(help));
+                        diag(
+                            cx,
+                            tpl,
+                            "DYNA101",
+                            format!("`<{}>` names no field of `{}`", p.name, self.ident),
+                            p.range.clone(),
+                            Some(help),
+                        );
                         ok = false;
                         continue;
                     };
                     let f = &self.fields[idx];
                     if f.skip || f.serde || f.ttl {
-                        let why = if f.skip { "skip" } else if f.serde { "serde" } else { "ttl" };
+                        let why = if f.skip {
+                            "skip"
+                        } else if f.serde {
+                            "serde"
+                        } else {
+                            "ttl"
+                        };
                         diag(
                             cx,
                             tpl,
@@ -237,12 +325,24 @@ impl KeyCtx<'_> {
                         );
                         ok = false;
                     }
-                    ok &= self.check_format(tpl, p.format, f, &p.name, p.format_range.clone().unwrap_or(p.range.clone()), p.range.clone(), is_sort);
+                    ok &= self.check_format(
+                        tpl,
+                        p.format,
+                        f,
+                        &p.name,
+                        p.format_range.clone().unwrap_or(p.range.clone()),
+                        p.range.clone(),
+                        is_sort,
+                    );
                     let next_lit = match segments.get(i + 1) {
                         Some(Segment::Lit(l)) => Some(l.clone()),
                         _ => None,
                     };
-                    parts.push(Part::Field { field: idx, format: p.format, next_lit });
+                    parts.push(Part::Field {
+                        field: idx,
+                        format: p.format,
+                        next_lit,
+                    });
                 }
             }
         }
@@ -260,12 +360,23 @@ impl KeyCtx<'_> {
     /// DYNA103, DYNA104, DYNA107: the format against the field's type, as far
     /// as the syntax tells; the generated trait bounds catch the rest.
     #[allow(clippy::too_many_arguments)]
-    fn check_format(&self, tpl: &TemplateLit, format: Format, f: &Field, name: &str, frange: Range<usize>, prange: Range<usize>, is_sort: bool) -> bool {
+    fn check_format(
+        &self,
+        tpl: &TemplateLit,
+        format: Format,
+        f: &Field,
+        name: &str,
+        frange: Range<usize>,
+        prange: Range<usize>,
+        is_sort: bool,
+    ) -> bool {
         let cx = self.cx;
         let k = f.kind;
-        let numeric_help = |k: TypeKind| match k {
+        let numeric_help = |k: TypeKind| {
+            match k {
             TypeKind::Int => format!("write `<{name}:d6>` for a value that is never negative, or `<{name}:n6>` for a signed one"),
             _ => format!("write `<{name}:n8.2>`: a sign, 8 integer digits and 2 decimal places"),
+        }
         };
         match format {
             Format::Text if is_sort && k.is_number() => {
@@ -284,14 +395,32 @@ impl KeyCtx<'_> {
                     cx,
                     tpl,
                     "DYNA104",
-                    format!("`d{w}` zero-pads integers, but `{name}` is a {}", if k == TypeKind::Float { "float" } else { "decimal" }),
+                    format!(
+                        "`d{w}` zero-pads integers, but `{name}` is a {}",
+                        if k == TypeKind::Float {
+                            "float"
+                        } else {
+                            "decimal"
+                        }
+                    ),
                     frange,
-                    Some(format!("use a signed decimal format, as in `<{name}:n{w}.2>`")),
+                    Some(format!(
+                        "use a signed decimal format, as in `<{name}:n{w}.2>`"
+                    )),
                 );
                 false
             }
-            Format::Padded(w) | Format::Signed(w) if !matches!(k, TypeKind::Int | TypeKind::Other | TypeKind::Float | TypeKind::Decimal) => {
-                let fmt = if matches!(format, Format::Padded(_)) { format!("d{w}") } else { format!("n{w}") };
+            Format::Padded(w) | Format::Signed(w)
+                if !matches!(
+                    k,
+                    TypeKind::Int | TypeKind::Other | TypeKind::Float | TypeKind::Decimal
+                ) =>
+            {
+                let fmt = if matches!(format, Format::Padded(_)) {
+                    format!("d{w}")
+                } else {
+                    format!("n{w}")
+                };
                 diag(
                     cx,
                     tpl,
@@ -307,27 +436,47 @@ impl KeyCtx<'_> {
                     cx,
                     tpl,
                     "DYNA107",
-                    format!("format `n{w}` writes integers, and `{name}` is {}", describe(k)),
+                    format!(
+                        "format `n{w}` writes integers, and `{name}` is {}",
+                        describe(k)
+                    ),
                     frange,
                     Some(format!("give it decimal places: `<{name}:n{w}.2>`")),
                 );
                 false
             }
-            Format::Decimal(w, p) if !matches!(k, TypeKind::Float | TypeKind::Decimal | TypeKind::Other) => {
+            Format::Decimal(w, p)
+                if !matches!(k, TypeKind::Float | TypeKind::Decimal | TypeKind::Other) =>
+            {
                 let help = if k == TypeKind::Int {
                     format!("an integer takes `<{name}:n{w}>`")
                 } else {
                     format!("drop the format: `<{name}>`")
                 };
-                diag(cx, tpl, "DYNA107", format!("format `n{w}.{p}` writes decimals, and `{name}` is {}", describe(k)), frange, Some(help));
-                false
-            }
-            Format::Reverse if !matches!(k, TypeKind::DateTime | TypeKind::Int | TypeKind::Other) => {
                 diag(
                     cx,
                     tpl,
                     "DYNA107",
-                    format!("format `rev` reverses instants, and `{name}` is {}", describe(k)),
+                    format!(
+                        "format `n{w}.{p}` writes decimals, and `{name}` is {}",
+                        describe(k)
+                    ),
+                    frange,
+                    Some(help),
+                );
+                false
+            }
+            Format::Reverse
+                if !matches!(k, TypeKind::DateTime | TypeKind::Int | TypeKind::Other) =>
+            {
+                diag(
+                    cx,
+                    tpl,
+                    "DYNA107",
+                    format!(
+                        "format `rev` reverses instants, and `{name}` is {}",
+                        describe(k)
+                    ),
                     frange,
                     Some("use `rev` on a time::OffsetDateTime (or epoch milliseconds)".into()),
                 );
@@ -340,7 +489,12 @@ impl KeyCtx<'_> {
     /// DYNA115: a field's delimiter (the first character of the literal after
     /// it) must sort below what values and literals hold, or the order of the
     /// key text stops being the order of the fields.
-    fn check_delimiters(&self, tpl: &TemplateLit, segments: &[Segment], ranges: &[Range<usize>]) -> bool {
+    fn check_delimiters(
+        &self,
+        tpl: &TemplateLit,
+        segments: &[Segment],
+        ranges: &[Range<usize>],
+    ) -> bool {
         let mut delims = Vec::new();
         for (i, s) in segments.iter().enumerate() {
             if let (Segment::Field(_), Some(Segment::Lit(l))) = (s, segments.get(i + 1)) {
@@ -400,7 +554,14 @@ impl KeyCtx<'_> {
                     } else {
                         format!("a table key needs every input: make `{name}` a plain (non-Option) field")
                     };
-                    diag(self.cx, tpl, "DYNA106", format!("`{name}` is an Option, but {what} needs a value for every item"), range, Some(help));
+                    diag(
+                        self.cx,
+                        tpl,
+                        "DYNA106",
+                        format!("`{name}` is an Option, but {what} needs a value for every item"),
+                        range,
+                        Some(help),
+                    );
                 }
             }
         }
@@ -430,31 +591,66 @@ fn describe(k: TypeKind) -> &'static str {
 }
 
 fn snake(name: &str) -> String {
-    let mut s: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
+    let mut s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
     if s.starts_with(|c: char| c.is_ascii_digit()) {
         s.insert(0, 'i');
     }
     s
 }
 
-fn indexes(ctx: &KeyCtx<'_>, raw: &RawContainer, table_pk: Option<&KeyModel>, has_sk: bool) -> Vec<IndexModel> {
+fn indexes(
+    ctx: &KeyCtx<'_>,
+    raw: &RawContainer,
+    table_pk: Option<&KeyModel>,
+    has_sk: bool,
+) -> Vec<IndexModel> {
     let cx = ctx.cx;
     let mut out = Vec::new();
     let mut seen: HashMap<String, Span> = HashMap::new();
     let (mut gsis, mut lsis) = (0, 0);
     for ix in &raw.indexes {
-        let which = if ix.kind == IndexKind::Global { "gsi" } else { "lsi" };
+        let which = if ix.kind == IndexKind::Global {
+            "gsi"
+        } else {
+            "lsi"
+        };
         if ix.name.is_empty() {
-            cx.error(ix.name_span, format!("DYNA109: #[{which}] has an empty index name"));
+            cx.error(
+                ix.name_span,
+                format!("DYNA109: #[{which}] has an empty index name"),
+            );
             continue;
         }
         if seen.insert(ix.name.clone(), ix.name_span).is_some() {
-            cx.error(ix.name_span, format!("DYNA108: index `{}` is declared twice\n  = help: give each index its own name", ix.name));
+            cx.error(
+                ix.name_span,
+                format!(
+                    "DYNA108: index `{}` is declared twice\n  = help: give each index its own name",
+                    ix.name
+                ),
+            );
             continue;
         }
         let sn = snake(&ix.name);
-        let pk_attr = ix.pk_attr.as_ref().map(|a| a.0.clone()).unwrap_or_else(|| format!("{sn}pk"));
-        let sk_attr = ix.sk_attr.as_ref().map(|a| a.0.clone()).unwrap_or_else(|| format!("{sn}sk"));
+        let pk_attr = ix
+            .pk_attr
+            .as_ref()
+            .map(|a| a.0.clone())
+            .unwrap_or_else(|| format!("{sn}pk"));
+        let sk_attr = ix
+            .sk_attr
+            .as_ref()
+            .map(|a| a.0.clone())
+            .unwrap_or_else(|| format!("{sn}sk"));
         let model = match ix.kind {
             IndexKind::Global => {
                 gsis += 1;
@@ -462,15 +658,38 @@ fn indexes(ctx: &KeyCtx<'_>, raw: &RawContainer, table_pk: Option<&KeyModel>, ha
                     cx.error(ix.name_span, format!("DYNA109: global index `{}` has no partition key\n  = help: add `pk = \"...\"`, as in #[gsi(\"{}\", pk = \"TEAM#<team>\")]", ix.name, ix.name));
                     continue;
                 };
-                let pk = ctx.key(pk_tpl, false, KeyKind::Global, pk_attr, format!("{sn}_pk"), Some(ix.name.clone()));
-                let sk = ix.sk.as_ref().map(|t| ctx.key(t, true, KeyKind::Global, sk_attr, format!("{sn}_sk"), Some(ix.name.clone())));
+                let pk = ctx.key(
+                    pk_tpl,
+                    false,
+                    KeyKind::Global,
+                    pk_attr,
+                    format!("{sn}_pk"),
+                    Some(ix.name.clone()),
+                );
+                let sk = ix.sk.as_ref().map(|t| {
+                    ctx.key(
+                        t,
+                        true,
+                        KeyKind::Global,
+                        sk_attr,
+                        format!("{sn}_sk"),
+                        Some(ix.name.clone()),
+                    )
+                });
                 let (Some(pk), sk) = (pk, sk) else { continue };
                 let sk = match sk {
                     Some(Some(s)) => Some(s),
                     Some(None) => continue,
                     None => None,
                 };
-                IndexModel { name: ix.name.clone(), kind: KeyKind::Global, pk, sk, sparse: ix.sparse, snake: sn }
+                IndexModel {
+                    name: ix.name.clone(),
+                    kind: KeyKind::Global,
+                    pk,
+                    sk,
+                    sparse: ix.sparse,
+                    snake: sn,
+                }
             }
             IndexKind::Local => {
                 lsis += 1;
@@ -483,16 +702,37 @@ fn indexes(ctx: &KeyCtx<'_>, raw: &RawContainer, table_pk: Option<&KeyModel>, ha
                     continue;
                 };
                 let Some(table_pk) = table_pk else { continue };
-                let Some(sk) = ctx.key(sk_tpl, true, KeyKind::Local, sk_attr, format!("{sn}_sk"), Some(ix.name.clone())) else { continue };
+                let Some(sk) = ctx.key(
+                    sk_tpl,
+                    true,
+                    KeyKind::Local,
+                    sk_attr,
+                    format!("{sn}_sk"),
+                    Some(ix.name.clone()),
+                ) else {
+                    continue;
+                };
                 let mut pk = table_pk.clone();
                 pk.kind = KeyKind::Local;
                 pk.fn_name = format!("{sn}_pk");
                 pk.index = Some(ix.name.clone());
-                IndexModel { name: ix.name.clone(), kind: KeyKind::Local, pk, sk: Some(sk), sparse: ix.sparse, snake: sn }
+                IndexModel {
+                    name: ix.name.clone(),
+                    kind: KeyKind::Local,
+                    pk,
+                    sk: Some(sk),
+                    sparse: ix.sparse,
+                    snake: sn,
+                }
             }
         };
         // DYNA106 on the index.
-        let inputs: Vec<&Field> = model.pk.fields().chain(model.sk.iter().flat_map(|k| k.fields())).map(|i| &ctx.fields[i]).collect();
+        let inputs: Vec<&Field> = model
+            .pk
+            .fields()
+            .chain(model.sk.iter().flat_map(|k| k.fields()))
+            .map(|i| &ctx.fields[i])
+            .collect();
         if model.sparse {
             if !inputs.iter().any(|f| f.may_be_absent()) {
                 let tpl = ix.sk.as_ref().or(ix.pk.as_ref());
@@ -516,26 +756,52 @@ fn indexes(ctx: &KeyCtx<'_>, raw: &RawContainer, table_pk: Option<&KeyModel>, ha
         cx.error(ctx.ident.span(), format!("DYNA111: `{}` declares {gsis} global indexes; DynamoDB allows {MAX_GSI} per table\n  = help: overload one index for several access patterns", ctx.ident));
     }
     if lsis > MAX_LSI {
-        cx.error(ctx.ident.span(), format!("DYNA111: `{}` declares {lsis} local indexes; DynamoDB allows {MAX_LSI} per table", ctx.ident));
+        cx.error(
+            ctx.ident.span(),
+            format!(
+                "DYNA111: `{}` declares {lsis} local indexes; DynamoDB allows {MAX_LSI} per table",
+                ctx.ident
+            ),
+        );
     }
     out
 }
 
 /// DYNA108 (two keys on one attribute) and DYNA110 (a field named like a
 /// key or discriminator attribute).
-fn check_attrs(cx: &Ctxt, raw: &RawContainer, fields: &[Field], disc: &str, pk: &str, sk: Option<&str>, indexes: &[IndexModel]) {
-    let mut owners: Vec<(String, String)> = vec![(pk.to_owned(), "the table's partition key".into())];
+fn check_attrs(
+    cx: &Ctxt,
+    raw: &RawContainer,
+    fields: &[Field],
+    disc: &str,
+    pk: &str,
+    sk: Option<&str>,
+    indexes: &[IndexModel],
+) {
+    let mut owners: Vec<(String, String)> =
+        vec![(pk.to_owned(), "the table's partition key".into())];
     if let Some(sk) = sk {
         owners.push((sk.to_owned(), "the table's sort key".into()));
     }
     for ix in indexes {
-        let span = raw.indexes.iter().find(|r| r.name == ix.name).map(|r| r.name_span).unwrap_or_else(Span::call_site);
+        let span = raw
+            .indexes
+            .iter()
+            .find(|r| r.name == ix.name)
+            .map(|r| r.name_span)
+            .unwrap_or_else(Span::call_site);
         let mut mine = Vec::new();
         if ix.kind == KeyKind::Global {
-            mine.push((ix.pk.attr.clone(), format!("the partition key of index `{}`", ix.name)));
+            mine.push((
+                ix.pk.attr.clone(),
+                format!("the partition key of index `{}`", ix.name),
+            ));
         }
         if let Some(s) = &ix.sk {
-            mine.push((s.attr.clone(), format!("the sort key of index `{}`", ix.name)));
+            mine.push((
+                s.attr.clone(),
+                format!("the sort key of index `{}`", ix.name),
+            ));
         }
         for (a, who) in mine {
             if let Some((_, other)) = owners.iter().find(|(o, _)| *o == a) {

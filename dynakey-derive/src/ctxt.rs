@@ -29,6 +29,10 @@ impl Ctxt {
 
     /// All collected errors as `compile_error!` tokens.
     pub fn into_compile_errors(self) -> TokenStream {
-        self.errors.into_inner().into_iter().map(|e| e.to_compile_error()).collect()
+        self.errors
+            .into_inner()
+            .into_iter()
+            .map(|e| e.to_compile_error())
+            .collect()
     }
 }

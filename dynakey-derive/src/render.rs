@@ -16,8 +16,11 @@ pub struct Diag<'a> {
 impl Diag<'_> {
     pub fn render(&self) -> String {
         let head = format!("{} = \"", self.label);
-        let start = self.template[..self.range.start.min(self.template.len())].chars().count();
-        let len = self.template[self.range.start.min(self.template.len())..self.range.end.min(self.template.len())]
+        let start = self.template[..self.range.start.min(self.template.len())]
+            .chars()
+            .count();
+        let len = self.template
+            [self.range.start.min(self.template.len())..self.range.end.min(self.template.len())]
             .chars()
             .count()
             .max(1);
@@ -40,7 +43,10 @@ impl Diag<'_> {
 }
 
 /// The closest candidate to `name`, if one is close enough to suggest.
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     candidates
         .into_iter()
         .map(|c| (strsim::damerau_levenshtein(name, c), c))

@@ -100,7 +100,10 @@ pub fn scan(text: &str) -> (Vec<Segment>, Vec<SyntaxError>) {
             errors.push(SyntaxError {
                 range: i + 1..i + 1 + name.len(),
                 message: format!("`{name}` is not a field name"),
-                help: Some("a placeholder holds a Rust field name, optionally followed by `:format`".into()),
+                help: Some(
+                    "a placeholder holds a Rust field name, optionally followed by `:format`"
+                        .into(),
+                ),
             });
         }
         let mut format = Format::Text;
@@ -110,7 +113,11 @@ pub fn scan(text: &str) -> (Vec<Segment>, Vec<SyntaxError>) {
             match parse_format(f) {
                 Ok(parsed) => format = parsed,
                 Err(why) => errors.push(SyntaxError {
-                    range: if f.is_empty() { range.clone() } else { r.clone() },
+                    range: if f.is_empty() {
+                        range.clone()
+                    } else {
+                        r.clone()
+                    },
                     message: format!("unknown format `{f}`{why}"),
                     help: Some(format_help(f)),
                 }),
@@ -215,7 +222,10 @@ mod tests {
     fn reports_every_error() {
         let (_, errs) = scan("A#<>#<x:q7>#<y");
         let msgs: Vec<_> = errs.iter().map(|e| e.message.clone()).collect();
-        assert_eq!(msgs, ["empty placeholder", "unknown format `q7`", "unclosed `<`"]);
+        assert_eq!(
+            msgs,
+            ["empty placeholder", "unknown format `q7`", "unclosed `<`"]
+        );
     }
 
     #[test]

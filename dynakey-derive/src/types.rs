@@ -51,7 +51,8 @@ pub fn kind(ty: &Type) -> TypeKind {
         return TypeKind::Other;
     };
     match seg.ident.to_string().as_str() {
-        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => TypeKind::Int,
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128"
+        | "usize" => TypeKind::Int,
         "f32" | "f64" => TypeKind::Float,
         "Decimal" => TypeKind::Decimal,
         "String" => TypeKind::String,

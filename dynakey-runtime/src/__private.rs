@@ -55,13 +55,21 @@ impl Cx {
 /// Refuses an empty string part and a part holding the delimiter that
 /// follows it in the template.
 #[inline]
-fn check_part(cx: &Cx, field: &'static str, part: &str, delim: Option<char>) -> Result<(), KeyFormatError> {
+fn check_part(
+    cx: &Cx,
+    field: &'static str,
+    part: &str,
+    delim: Option<char>,
+) -> Result<(), KeyFormatError> {
     if part.is_empty() {
         return Err(cx.err(field, KeyPartError::new("", KeyFormatReason::Empty)));
     }
     if let Some(d) = delim {
         if part.contains(d) {
-            return Err(cx.err(field, KeyPartError::new(part, KeyFormatReason::ContainsDelimiter { delimiter: d })));
+            return Err(cx.err(
+                field,
+                KeyPartError::new(part, KeyFormatReason::ContainsDelimiter { delimiter: d }),
+            ));
         }
     }
     Ok(())
@@ -69,7 +77,13 @@ fn check_part(cx: &Cx, field: &'static str, part: &str, delim: Option<char>) -> 
 
 /// A string field.
 #[inline]
-pub fn str_part(out: &mut String, v: &str, cx: &Cx, field: &'static str, delim: Option<char>) -> Result<(), KeyFormatError> {
+pub fn str_part(
+    out: &mut String,
+    v: &str,
+    cx: &Cx,
+    field: &'static str,
+    delim: Option<char>,
+) -> Result<(), KeyFormatError> {
     check_text(v).map_err(|e| cx.err(field, e))?;
     check_part(cx, field, v, delim)?;
     out.push_str(v);
@@ -78,7 +92,13 @@ pub fn str_part(out: &mut String, v: &str, cx: &Cx, field: &'static str, delim: 
 
 /// A field in its plain text form.
 #[inline]
-pub fn text_part<T: KeyText>(out: &mut String, v: &T, cx: &Cx, field: &'static str, delim: Option<char>) -> Result<(), KeyFormatError> {
+pub fn text_part<T: KeyText>(
+    out: &mut String,
+    v: &T,
+    cx: &Cx,
+    field: &'static str,
+    delim: Option<char>,
+) -> Result<(), KeyFormatError> {
     let start = out.len();
     v.write_text(out).map_err(|e| cx.err(field, e))?;
     check_part(cx, field, &out[start..], delim)
@@ -86,25 +106,50 @@ pub fn text_part<T: KeyText>(out: &mut String, v: &T, cx: &Cx, field: &'static s
 
 /// A field under `d<w>`.
 #[inline]
-pub fn padded_part<T: KeyPadded>(out: &mut String, v: &T, width: u32, cx: &Cx, field: &'static str) -> Result<(), KeyFormatError> {
+pub fn padded_part<T: KeyPadded>(
+    out: &mut String,
+    v: &T,
+    width: u32,
+    cx: &Cx,
+    field: &'static str,
+) -> Result<(), KeyFormatError> {
     v.write_padded(width, out).map_err(|e| cx.err(field, e))
 }
 
 /// A field under `n<w>`.
 #[inline]
-pub fn signed_part<T: KeySigned>(out: &mut String, v: &T, width: u32, cx: &Cx, field: &'static str) -> Result<(), KeyFormatError> {
+pub fn signed_part<T: KeySigned>(
+    out: &mut String,
+    v: &T,
+    width: u32,
+    cx: &Cx,
+    field: &'static str,
+) -> Result<(), KeyFormatError> {
     v.write_signed(width, out).map_err(|e| cx.err(field, e))
 }
 
 /// A field under `n<w>.<p>`.
 #[inline]
-pub fn decimal_part<T: KeyDecimal>(out: &mut String, v: &T, width: u32, places: u32, cx: &Cx, field: &'static str) -> Result<(), KeyFormatError> {
-    v.write_decimal(width, places, out).map_err(|e| cx.err(field, e))
+pub fn decimal_part<T: KeyDecimal>(
+    out: &mut String,
+    v: &T,
+    width: u32,
+    places: u32,
+    cx: &Cx,
+    field: &'static str,
+) -> Result<(), KeyFormatError> {
+    v.write_decimal(width, places, out)
+        .map_err(|e| cx.err(field, e))
 }
 
 /// A field under `rev`.
 #[inline]
-pub fn reverse_part<T: KeyReverse>(out: &mut String, v: &T, cx: &Cx, field: &'static str) -> Result<(), KeyFormatError> {
+pub fn reverse_part<T: KeyReverse>(
+    out: &mut String,
+    v: &T,
+    cx: &Cx,
+    field: &'static str,
+) -> Result<(), KeyFormatError> {
     v.write_reverse(out).map_err(|e| cx.err(field, e))
 }
 
@@ -149,19 +194,39 @@ pub fn parse_text<T: KeyText>(s: &str, cx: &Cx, field: &'static str) -> Result<T
     T::parse_text(s).map_err(|e| cx.err(field, e))
 }
 /// Parsing a `d<w>` part.
-pub fn parse_padded<T: KeyPadded>(s: &str, width: u32, cx: &Cx, field: &'static str) -> Result<T, KeyFormatError> {
+pub fn parse_padded<T: KeyPadded>(
+    s: &str,
+    width: u32,
+    cx: &Cx,
+    field: &'static str,
+) -> Result<T, KeyFormatError> {
     T::parse_padded(s, width).map_err(|e| cx.err(field, e))
 }
 /// Parsing an `n<w>` part.
-pub fn parse_signed<T: KeySigned>(s: &str, width: u32, cx: &Cx, field: &'static str) -> Result<T, KeyFormatError> {
+pub fn parse_signed<T: KeySigned>(
+    s: &str,
+    width: u32,
+    cx: &Cx,
+    field: &'static str,
+) -> Result<T, KeyFormatError> {
     T::parse_signed(s, width).map_err(|e| cx.err(field, e))
 }
 /// Parsing an `n<w>.<p>` part.
-pub fn parse_decimal<T: KeyDecimal>(s: &str, width: u32, places: u32, cx: &Cx, field: &'static str) -> Result<T, KeyFormatError> {
+pub fn parse_decimal<T: KeyDecimal>(
+    s: &str,
+    width: u32,
+    places: u32,
+    cx: &Cx,
+    field: &'static str,
+) -> Result<T, KeyFormatError> {
     T::parse_decimal(s, width, places).map_err(|e| cx.err(field, e))
 }
 /// Parsing a `rev` part.
-pub fn parse_reverse<T: KeyReverse>(s: &str, cx: &Cx, field: &'static str) -> Result<T, KeyFormatError> {
+pub fn parse_reverse<T: KeyReverse>(
+    s: &str,
+    cx: &Cx,
+    field: &'static str,
+) -> Result<T, KeyFormatError> {
     T::parse_reverse(s).map_err(|e| cx.err(field, e))
 }
 
@@ -202,17 +267,31 @@ pub fn put_s(item: &mut Item, name: &'static str, v: String) {
 }
 
 /// A `#[dynamo(serde)]` field: through serde_dynamo.
-pub fn serde_to_attr<T: serde::Serialize>(v: &T, field: &'static str) -> Result<Option<AttributeValue>, EncodeError> {
+pub fn serde_to_attr<T: serde::Serialize>(
+    v: &T,
+    field: &'static str,
+) -> Result<Option<AttributeValue>, EncodeError> {
     serde_dynamo::to_attribute_value(v)
         .map(Some)
-        .map_err(|e| EncodeError::Serde { field, message: e.to_string() })
+        .map_err(|e| EncodeError::Serde {
+            field,
+            message: e.to_string(),
+        })
 }
 
 /// A `#[dynamo(serde)]` field read back through serde_dynamo.
-pub fn serde_from_item<T: serde::de::DeserializeOwned>(item: &Item, name: &str, path: &AttrPath<'_>) -> Result<T, DecodeError> {
+pub fn serde_from_item<T: serde::de::DeserializeOwned>(
+    item: &Item,
+    name: &str,
+    path: &AttrPath<'_>,
+) -> Result<T, DecodeError> {
     let path = path.field(name);
-    let value = item.get(name).cloned().unwrap_or(AttributeValue::Null(true));
-    serde_dynamo::from_attribute_value(value).map_err(|e| DecodeError::new(&path, "a value serde can read", e.to_string()))
+    let value = item
+        .get(name)
+        .cloned()
+        .unwrap_or(AttributeValue::Null(true));
+    serde_dynamo::from_attribute_value(value)
+        .map_err(|e| DecodeError::new(&path, "a value serde can read", e.to_string()))
 }
 
 /// A TTL field: epoch seconds (N).
@@ -248,28 +327,55 @@ impl Ttl for Option<time::OffsetDateTime> {
 }
 
 /// Checks the discriminator of an item, if it carries one.
-pub fn check_discriminator(item: &Item, attr: &'static str, expected: &'static str) -> Result<(), DecodeError> {
+pub fn check_discriminator(
+    item: &Item,
+    attr: &'static str,
+    expected: &'static str,
+) -> Result<(), DecodeError> {
     match item.get(attr) {
         None => Ok(()),
         Some(AttributeValue::S(s)) if s == expected => Ok(()),
-        Some(other) => Err(DecodeError::new(&AttrPath::root(attr), format!("S {expected:?}"), crate::codec::describe_value(other))),
+        Some(other) => Err(DecodeError::new(
+            &AttrPath::root(attr),
+            format!("S {expected:?}"),
+            crate::codec::describe_value(other),
+        )),
     }
 }
 
 /// Decodes a unit enum from its name.
-pub fn unit_enum_mismatch(value: &AttributeValue, path: &AttrPath<'_>, names: &'static [&'static str]) -> DecodeError {
-    DecodeError::new(path, format!("S, one of {}", names.join(", ")), crate::codec::describe_value(value))
+pub fn unit_enum_mismatch(
+    value: &AttributeValue,
+    path: &AttrPath<'_>,
+    names: &'static [&'static str],
+) -> DecodeError {
+    DecodeError::new(
+        path,
+        format!("S, one of {}", names.join(", ")),
+        crate::codec::describe_value(value),
+    )
 }
 
 /// A unit-enum key part that names no variant.
 pub fn unknown_variant(s: &str, names: &'static [&'static str]) -> KeyPartError {
-    KeyPartError::new(s, KeyFormatReason::Malformed { expected: format!("one of {}", names.join(", ")) })
+    KeyPartError::new(
+        s,
+        KeyFormatReason::Malformed {
+            expected: format!("one of {}", names.join(", ")),
+        },
+    )
 }
 
 /// Checks a part written by a [`KeyText`] impl: not empty, and free of the
 /// delimiter that follows it.
 #[inline]
-pub fn check_written(out: &str, start: usize, cx: &Cx, field: &'static str, delim: Option<char>) -> Result<(), KeyFormatError> {
+pub fn check_written(
+    out: &str,
+    start: usize,
+    cx: &Cx,
+    field: &'static str,
+    delim: Option<char>,
+) -> Result<(), KeyFormatError> {
     check_part(cx, field, &out[start..], delim)
 }
 

@@ -27,16 +27,16 @@ pub mod testing;
 #[doc(hidden)]
 pub mod __private;
 
-pub use codec::{Attr, AttrPath, DecodeError, Item, SetMember};
-pub use entity::{Entity, EntityMeta, FieldMeta, IndexKind, IndexMeta, KeyMeta};
 pub use batch::{BatchGet, BatchGetOutcome, BatchWrite, BatchWriteOutcome};
 pub use client::{Db, Delete, Get, Put, RetryPolicy, UpdateItem};
+pub use codec::{Attr, AttrPath, DecodeError, Item, SetMember};
+pub use entity::{Entity, EntityMeta, FieldMeta, IndexKind, IndexMeta, KeyMeta};
 pub use error::{CancelReason, EncodeError, Error, ItemRef, KeyFormatError, KeyFormatReason};
 pub use expr::{Condition, RawExpr, Update};
-pub use query::{AnyOf, Decoder, FanOut, KeysOnly, Page, Query, Scan, Typed};
-pub use transact::{Slot, TransactGet, TransactGetOutput, TransactWrite};
-pub use union::EntityUnion;
 pub use key::{
     uuid7, Global, Key, KeyDecimal, KeyKind, KeyPadded, KeyPartError, KeyReverse, KeySigned,
     KeyText, Local, PartitionKey, SortKeyCondition, SortKeyOp, Table,
 };
+pub use query::{AnyOf, Decoder, FanOut, KeysOnly, Page, Query, Scan, Typed};
+pub use transact::{Slot, TransactGet, TransactGetOutput, TransactWrite};
+pub use union::EntityUnion;

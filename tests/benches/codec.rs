@@ -45,15 +45,24 @@ fn codec(c: &mut Criterion) {
     let ours = p.to_item().unwrap();
     let theirs: Item = serde_dynamo::to_item(&p).unwrap();
     assert_eq!(Profile::from_item(&ours).unwrap(), p);
-    assert_eq!(serde_dynamo::from_item::<_, Profile>(theirs.clone()).unwrap(), p);
+    assert_eq!(
+        serde_dynamo::from_item::<_, Profile>(theirs.clone()).unwrap(),
+        p
+    );
 
     let mut g = c.benchmark_group("encode");
-    g.bench_function("dynakey to_item", |b| b.iter(|| black_box(&p).to_item().unwrap()));
-    g.bench_function("serde_dynamo to_item", |b| b.iter(|| serde_dynamo::to_item::<_, Item>(black_box(&p)).unwrap()));
+    g.bench_function("dynakey to_item", |b| {
+        b.iter(|| black_box(&p).to_item().unwrap())
+    });
+    g.bench_function("serde_dynamo to_item", |b| {
+        b.iter(|| serde_dynamo::to_item::<_, Item>(black_box(&p)).unwrap())
+    });
     g.finish();
 
     let mut g = c.benchmark_group("decode");
-    g.bench_function("dynakey from_item", |b| b.iter(|| Profile::from_item(black_box(&ours)).unwrap()));
+    g.bench_function("dynakey from_item", |b| {
+        b.iter(|| Profile::from_item(black_box(&ours)).unwrap())
+    });
     // serde_dynamo takes the item by value: clone in both arms so the
     // comparison is fair, and report the clone alone as a baseline.
     g.bench_function("dynakey from_item (cloned input)", |b| {

@@ -15,14 +15,20 @@ fn adjacency_keys_match_the_seed() {
     assert_eq!(Membership::gsi1_pk("staff").unwrap().value(), "GROUP#staff");
     assert_eq!(Membership::gsi1_pk("staff").unwrap().attr(), "gsi1pk");
     assert_eq!(Membership::gsi1_pk("staff").unwrap().index(), Some("GSI1"));
-    assert_eq!(Team::gsi1_key("staff").unwrap(), ("GROUP#staff".to_owned(), Some("INFO".to_owned())));
+    assert_eq!(
+        Team::gsi1_key("staff").unwrap(),
+        ("GROUP#staff".to_owned(), Some("INFO".to_owned()))
+    );
     // Memberships sort before the profile in the user's partition.
     assert!("GROUP#staff" < "PROFILE");
 }
 
 #[test]
 fn items_hold_attributes_discriminator_and_every_key() {
-    let m = Membership { user_id: "alice".into(), group_id: "staff".into() };
+    let m = Membership {
+        user_id: "alice".into(),
+        group_id: "staff".into(),
+    };
     let item = m.to_item().unwrap();
     let s = |k: &str| item[k].as_s().unwrap().clone();
     assert_eq!(s("pk"), "USER#alice");
@@ -32,7 +38,10 @@ fn items_hold_attributes_discriminator_and_every_key() {
     assert_eq!(s("_type"), "MEMBERSHIP");
     assert_eq!(s("user_id"), "alice");
     assert_eq!(Membership::from_item(&item).unwrap(), m);
-    assert_eq!(m.item_key().unwrap(), Membership::key("alice", "staff").unwrap());
+    assert_eq!(
+        m.item_key().unwrap(),
+        Membership::key("alice", "staff").unwrap()
+    );
 }
 
 #[test]
@@ -44,7 +53,10 @@ fn composite_sort_key_pads_numbers() {
         Employee::parse_sk("SITE#CH#Zurich#EMP#000042").unwrap(),
         ("CH".to_owned(), "Zurich".to_owned(), 42)
     );
-    assert_eq!(Employee::parse_pk("ORG#acme").unwrap(), ("acme".to_owned(),));
+    assert_eq!(
+        Employee::parse_pk("ORG#acme").unwrap(),
+        ("acme".to_owned(),)
+    );
     // 10 sorts after 2 once padded.
     let two = Employee::key("acme", "CH", "Zurich", 2).unwrap();
     let ten = Employee::key("acme", "CH", "Zurich", 10).unwrap();
@@ -63,7 +75,10 @@ fn negative_under_d6_is_a_key_format_error() {
     assert_eq!(wide.reason, KeyFormatReason::TooWide { width: 6 });
     let delim = Employee::key("acme", "C#H", "Zurich", 1).unwrap_err();
     assert_eq!(delim.field, "country");
-    assert_eq!(delim.reason, KeyFormatReason::ContainsDelimiter { delimiter: '#' });
+    assert_eq!(
+        delim.reason,
+        KeyFormatReason::ContainsDelimiter { delimiter: '#' }
+    );
     let empty = Member::key("").unwrap_err();
     assert_eq!(empty.reason, KeyFormatReason::Empty);
     assert!(err.to_string().contains("field `number`"), "{err}");
@@ -82,15 +97,34 @@ fn sort_key_conditions_take_leading_fields() {
     assert_eq!(everyone.op(), &SortKeyOp::BeginsWith("SITE#".into()));
     let ch = Employee::sk().country("CH").begins_with().unwrap();
     assert_eq!(ch.op(), &SortKeyOp::BeginsWith("SITE#CH#".into()));
-    let zurich = Employee::sk().country("CH").city("Zurich").begins_with().unwrap();
-    assert_eq!(zurich.op(), &SortKeyOp::BeginsWith("SITE#CH#Zurich#EMP#".into()));
-    let one = Employee::sk().country("CH").city("Zurich").number(42).eq().unwrap();
+    let zurich = Employee::sk()
+        .country("CH")
+        .city("Zurich")
+        .begins_with()
+        .unwrap();
+    assert_eq!(
+        zurich.op(),
+        &SortKeyOp::BeginsWith("SITE#CH#Zurich#EMP#".into())
+    );
+    let one = Employee::sk()
+        .country("CH")
+        .city("Zurich")
+        .number(42)
+        .eq()
+        .unwrap();
     assert_eq!(one.op(), &SortKeyOp::Eq("SITE#CH#Zurich#EMP#000042".into()));
     assert_eq!(one.attr(), "sk");
-    let range = Employee::sk().country("CH").city("Zurich").between(1, 99).unwrap();
+    let range = Employee::sk()
+        .country("CH")
+        .city("Zurich")
+        .between(1, 99)
+        .unwrap();
     assert_eq!(
         range.op(),
-        &SortKeyOp::Between("SITE#CH#Zurich#EMP#000001".into(), "SITE#CH#Zurich#EMP#000099".into())
+        &SortKeyOp::Between(
+            "SITE#CH#Zurich#EMP#000001".into(),
+            "SITE#CH#Zurich#EMP#000099".into()
+        )
     );
     // A bad value inside the chain surfaces at the end.
     assert!(Employee::sk().country("CH").city("Zurich").ge(-5).is_err());
@@ -101,96 +135,189 @@ fn index_overloading_prefixes_keep_types_apart() {
     let hires = Staffer::gsi1_sk().begins_with().unwrap();
     assert_eq!(hires.op(), &SortKeyOp::BeginsWith("HIRED#".into()));
     assert_eq!(hires.index(), Some("GSI1"));
-    let e = Expense { id: "e1".into(), team: "red".into(), amount: Decimal::new(-1550, 2) };
+    let e = Expense {
+        id: "e1".into(),
+        team: "red".into(),
+        amount: Decimal::new(-1550, 2),
+    };
     let refund = e.to_item().unwrap()["gsi1sk"].as_s().unwrap().clone();
-    let e40 = Expense { amount: Decimal::new(40, 0), ..e.clone() };
+    let e40 = Expense {
+        amount: Decimal::new(40, 0),
+        ..e.clone()
+    };
     let forty = e40.to_item().unwrap()["gsi1sk"].as_s().unwrap().clone();
     assert!(refund < forty, "{refund} < {forty}");
-    assert!(forty.starts_with("AMOUNT#") && forty < "HIRED#".to_owned());
-    assert_eq!(Expense::parse_gsi1_sk(&refund).unwrap(), (Decimal::new(-1550, 2),));
-    let s = Staffer { id: "s1".into(), team: "red".into(), hired_on: date!(2024 - 03 - 01) };
-    assert_eq!(s.to_item().unwrap()["gsi1sk"].as_s().unwrap(), "HIRED#2024-03-01");
+    assert!(forty.starts_with("AMOUNT#") && forty.as_str() < "HIRED#");
+    assert_eq!(
+        Expense::parse_gsi1_sk(&refund).unwrap(),
+        (Decimal::new(-1550, 2),)
+    );
+    let s = Staffer {
+        id: "s1".into(),
+        team: "red".into(),
+        hired_on: date!(2024 - 03 - 01),
+    };
+    assert_eq!(
+        s.to_item().unwrap()["gsi1sk"].as_s().unwrap(),
+        "HIRED#2024-03-01"
+    );
     let w = Warehouse::gsi1_pk("Bern").unwrap();
     assert_eq!(w.value(), "CITY#Bern");
 }
 
 #[test]
 fn sparse_index_keys_follow_their_inputs() {
-    let mut s = Subscriber { id: "s1".into(), plan: None, since: None };
+    let mut s = Subscriber {
+        id: "s1".into(),
+        plan: None,
+        since: None,
+    };
     let item = s.to_item().unwrap();
-    assert!(!item.contains_key("gsi2pk") && !item.contains_key("gsi2sk") && !item.contains_key("plan"));
+    assert!(
+        !item.contains_key("gsi2pk") && !item.contains_key("gsi2sk") && !item.contains_key("plan")
+    );
     s.plan = Some("pro".into());
-    assert!(!s.to_item().unwrap().contains_key("gsi2pk"), "one input is still absent");
+    assert!(
+        !s.to_item().unwrap().contains_key("gsi2pk"),
+        "one input is still absent"
+    );
     s.since = Some(date!(2026 - 07 - 16));
     let item = s.to_item().unwrap();
     assert_eq!(item["gsi2pk"].as_s().unwrap(), "PLAN#pro");
     assert_eq!(item["gsi2sk"].as_s().unwrap(), "SINCE#2026-07-16");
     assert_eq!(Subscriber::from_item(&item).unwrap(), s);
 
-    let legacy = LegacySubscriber { id: "s2".into(), plan: String::new() };
+    let legacy = LegacySubscriber {
+        id: "s2".into(),
+        plan: String::new(),
+    };
     let item = legacy.to_item().unwrap();
     assert!(!item.contains_key("plan") && !item.contains_key("gsi2pk"));
     assert_eq!(LegacySubscriber::from_item(&item).unwrap(), legacy);
 
-    let a = Article { id: "a1".into(), featured_on: Some(date!(2026 - 07 - 16)) };
+    let a = Article {
+        id: "a1".into(),
+        featured_on: Some(date!(2026 - 07 - 16)),
+    };
     assert_eq!(Article::gsi2_pk().unwrap().value(), "FEATURED");
-    assert_eq!(a.to_item().unwrap()["gsi2sk"].as_s().unwrap(), "ON#2026-07-16");
+    assert_eq!(
+        a.to_item().unwrap()["gsi2sk"].as_s().unwrap(),
+        "ON#2026-07-16"
+    );
 }
 
 #[test]
 fn queue_keys() {
     let id = dynakey::uuid7::at(datetime!(2026-07-16 09:12:00 UTC));
-    let job = QueuedJob { id, shard: Some(0), claim_shard: None, owner: None, claimed_until: None, payload: "ship".into() };
+    let job = QueuedJob {
+        id,
+        shard: Some(0),
+        claim_shard: None,
+        owner: None,
+        claimed_until: None,
+        payload: "ship".into(),
+    };
     let item = job.to_item().unwrap();
     assert_eq!(item["gsi2pk"].as_s().unwrap(), "PENDING#0");
     assert_eq!(item["gsi2sk"].as_s().unwrap(), &id.to_string());
     assert!(!item.contains_key("gsi1pk"));
     let until = datetime!(2026-07-16 09:17:00 +02:00);
-    let claimed = QueuedJob { shard: None, claim_shard: Some(0), claimed_until: Some(until), owner: Some("w1".into()), ..job };
+    let claimed = QueuedJob {
+        shard: None,
+        claim_shard: Some(0),
+        claimed_until: Some(until),
+        owner: Some("w1".into()),
+        ..job
+    };
     let item = claimed.to_item().unwrap();
     assert!(!item.contains_key("gsi2pk"));
     assert_eq!(item["gsi1pk"].as_s().unwrap(), "CLAIMED#0");
     // Stored in UTC: two offsets of one instant give one text.
-    assert_eq!(item["gsi1sk"].as_s().unwrap(), "2026-07-16T07:17:00.000000000Z");
-    let stale = QueuedJob::gsi1_sk().lt(datetime!(2026-07-16 08:00 UTC)).unwrap();
-    assert_eq!(stale.op(), &SortKeyOp::Lt("2026-07-16T08:00:00.000000000Z".into()));
-    let p = PriorityJob { id, shard: Some(1), priority: 3, payload: "x".into() };
-    assert_eq!(p.to_item().unwrap()["gsi2sk"].as_s().unwrap(), &format!("03#{id}"));
+    assert_eq!(
+        item["gsi1sk"].as_s().unwrap(),
+        "2026-07-16T07:17:00.000000000Z"
+    );
+    let stale = QueuedJob::gsi1_sk()
+        .lt(datetime!(2026-07-16 08:00 UTC))
+        .unwrap();
+    assert_eq!(
+        stale.op(),
+        &SortKeyOp::Lt("2026-07-16T08:00:00.000000000Z".into())
+    );
+    let p = PriorityJob {
+        id,
+        shard: Some(1),
+        priority: 3,
+        payload: "x".into(),
+    };
+    assert_eq!(
+        p.to_item().unwrap()["gsi2sk"].as_s().unwrap(),
+        &format!("03#{id}")
+    );
 }
 
 #[test]
 fn status_keyed_index() {
     let id = Uuid::now_v7();
-    let w = WorkItem { id, owner: "ann".into(), status: WorkStatus::Open };
+    let w = WorkItem {
+        id,
+        owner: "ann".into(),
+        status: WorkStatus::Open,
+    };
     let item = w.to_item().unwrap();
     assert_eq!(item["gsi1pk"].as_s().unwrap(), "OWNER#ann");
     assert_eq!(item["gsi1sk"].as_s().unwrap(), &format!("Open#{id}"));
     assert_eq!(item["status"].as_s().unwrap(), "Open");
     assert_eq!(WorkItem::from_item(&item).unwrap(), w);
-    let open = WorkItem::gsi1_sk().status(WorkStatus::Open).begins_with().unwrap();
+    let open = WorkItem::gsi1_sk()
+        .status(WorkStatus::Open)
+        .begins_with()
+        .unwrap();
     assert_eq!(open.op(), &SortKeyOp::BeginsWith("Open#".into()));
     let now = datetime!(2026-07-16 09:00 UTC);
     let week = WorkItem::gsi1_sk()
         .status(WorkStatus::Open)
-        .between(dynakey::uuid7::first(now - time::Duration::days(7)), dynakey::uuid7::last(now))
+        .between(
+            dynakey::uuid7::first(now - time::Duration::days(7)),
+            dynakey::uuid7::last(now),
+        )
         .unwrap();
     match week.op() {
-        SortKeyOp::Between(lo, hi) => assert!(lo.starts_with("Open#") && hi.starts_with("Open#") && lo < hi),
+        SortKeyOp::Between(lo, hi) => {
+            assert!(lo.starts_with("Open#") && hi.starts_with("Open#") && lo < hi)
+        }
         other => panic!("{other:?}"),
     }
-    assert_eq!(WorkItem::parse_gsi1_sk(&format!("Closed#{id}")).unwrap(), (WorkStatus::Closed, id));
+    assert_eq!(
+        WorkItem::parse_gsi1_sk(&format!("Closed#{id}")).unwrap(),
+        (WorkStatus::Closed, id)
+    );
 }
 
 #[test]
 fn soft_delete_index_keys() {
-    let n = Note { owner: "ann".into(), id: "n1".into(), live_since: Some(datetime!(2026-01-01 0:00 UTC)), deleted_at: None };
+    let n = Note {
+        owner: "ann".into(),
+        id: "n1".into(),
+        live_since: Some(datetime!(2026-01-01 0:00 UTC)),
+        deleted_at: None,
+    };
     let item = n.to_item().unwrap();
     assert_eq!(item["pk"].as_s().unwrap(), "OWNER#ann");
     assert_eq!(item["sk"].as_s().unwrap(), "NOTE#n1");
     assert_eq!(item["gsi2pk"].as_s().unwrap(), "OWNER#ann");
-    let deleted = Note { live_since: None, deleted_at: Some(datetime!(2026-02-01 0:00 UTC)), ..n };
+    let deleted = Note {
+        live_since: None,
+        deleted_at: Some(datetime!(2026-02-01 0:00 UTC)),
+        ..n
+    };
     assert!(!deleted.to_item().unwrap().contains_key("gsi2pk"));
-    let owned = OwnedNote { id: "n1".into(), owner: Some("ann".into()), live_since: Some(datetime!(2026-01-01 0:00 UTC)), deleted_at: None };
+    let owned = OwnedNote {
+        id: "n1".into(),
+        owner: Some("ann".into()),
+        live_since: Some(datetime!(2026-01-01 0:00 UTC)),
+        deleted_at: None,
+    };
     assert_eq!(owned.to_item().unwrap()["gsi2pk"].as_s().unwrap(), "ann");
 }
 
@@ -201,9 +328,16 @@ fn v7_sort_keys_and_time_ranges() {
     let k = ChatMessage::key("ann", id).unwrap();
     assert_eq!(k.sk().unwrap(), id.hyphenated().to_string());
     assert!(k.sk().unwrap().chars().all(|c| !c.is_ascii_uppercase()));
-    let hour = ChatMessage::sk().between(dynakey::uuid7::first(at - time::Duration::hours(1)), dynakey::uuid7::last(at)).unwrap();
+    let hour = ChatMessage::sk()
+        .between(
+            dynakey::uuid7::first(at - time::Duration::hours(1)),
+            dynakey::uuid7::last(at),
+        )
+        .unwrap();
     match hour.op() {
-        SortKeyOp::Between(lo, hi) => assert!(lo.as_str() <= k.sk().unwrap() && k.sk().unwrap() <= hi.as_str()),
+        SortKeyOp::Between(lo, hi) => {
+            assert!(lo.as_str() <= k.sk().unwrap() && k.sk().unwrap() <= hi.as_str())
+        }
         other => panic!("{other:?}"),
     }
     assert_eq!(ChatMessage::parse_sk(k.sk().unwrap()).unwrap(), (id,));
@@ -215,19 +349,35 @@ fn sharded_and_bucketed_partitions() {
     let vote_id = Uuid::nil();
     let k = Vote::key("best-pet", 3, at, vote_id).unwrap();
     assert_eq!(k.pk(), "VOTES#best-pet#03");
-    assert_eq!(k.sk().unwrap(), format!("2026-07-16T09:12:00.000000000Z#{vote_id}"));
+    assert_eq!(
+        k.sk().unwrap(),
+        format!("2026-07-16T09:12:00.000000000Z#{vote_id}")
+    );
     assert_eq!(Vote::parse_sk(k.sk().unwrap()).unwrap(), (at, vote_id));
-    assert_eq!(UserSession::key(1, "session-1").unwrap().pk(), "SESSIONS#01");
+    assert_eq!(
+        UserSession::key(1, "session-1").unwrap().pk(),
+        "SESSIONS#01"
+    );
     let m = MetricSample::pk("cpu", 81_234).unwrap();
     assert_eq!(m.value(), "METRIC#cpu#0000081234");
-    assert_eq!(MetricSample::parse_pk(m.value()).unwrap(), ("cpu".to_owned(), 81_234));
+    assert_eq!(
+        MetricSample::parse_pk(m.value()).unwrap(),
+        ("cpu".to_owned(), 81_234)
+    );
 }
 
 #[test]
 fn large_object_keys() {
-    assert_eq!(FileChunk::key("report", 7).unwrap().sk(), Some("CHUNK#0007"));
+    assert_eq!(
+        FileChunk::key("report", 7).unwrap().sk(),
+        Some("CHUNK#0007")
+    );
     assert_eq!(FileManifest::key("report").unwrap().sk(), Some("MANIFEST"));
-    let c = FileChunk { file_id: "report".into(), index: 0, data: dynakey::Blob::new(vec![1, 2, 3]) };
+    let c = FileChunk {
+        file_id: "report".into(),
+        index: 0,
+        data: dynakey::Blob::new(vec![1, 2, 3]),
+    };
     let item = c.to_item().unwrap();
     assert_eq!(item["data"].as_b().unwrap().as_ref(), &[1, 2, 3]);
     assert_eq!(FileChunk::from_item(&item).unwrap(), c);

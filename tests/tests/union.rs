@@ -12,13 +12,22 @@ enum UserPartition {
 
 #[test]
 fn decodes_each_item_as_its_type() {
-    let m = Member { user_id: "alice".into(), name: "Alice".into() };
-    let ms = Membership { user_id: "alice".into(), group_id: "staff".into() };
+    let m = Member {
+        user_id: "alice".into(),
+        name: "Alice".into(),
+    };
+    let ms = Membership {
+        user_id: "alice".into(),
+        group_id: "staff".into(),
+    };
     let decoded: Vec<UserPartition> = [ms.to_item().unwrap(), m.to_item().unwrap()]
         .iter()
         .map(|i| UserPartition::from_item(i).unwrap())
         .collect();
-    assert_eq!(decoded, [UserPartition::Membership(ms), UserPartition::Member(m)]);
+    assert_eq!(
+        decoded,
+        [UserPartition::Membership(ms), UserPartition::Member(m)]
+    );
     let names: Vec<&str> = decoded
         .iter()
         .map(|p| match p {
@@ -32,7 +41,10 @@ fn decodes_each_item_as_its_type() {
 
 #[test]
 fn unknown_discriminator_is_a_typed_error() {
-    let team = Team { group_id: "staff".into(), title: "Staff".into() };
+    let team = Team {
+        group_id: "staff".into(),
+        title: "Staff".into(),
+    };
     match UserPartition::from_item(&team.to_item().unwrap()) {
         Err(Error::UnknownDiscriminator { value }) => assert_eq!(value, "TEAM"),
         other => panic!("{other:?}"),

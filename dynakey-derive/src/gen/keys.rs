@@ -75,7 +75,9 @@ fn write_part(f: &Field, format: Format, v: &TokenStream, delim: Option<char>) -
     };
     let err = quote!(.map_err(|__e| __CX.err(#name, __e))?;);
     match format {
-        Format::Text if f.kind == TypeKind::String => quote!(#p::str_part(&mut __s, #v, &__CX, #name, #d)?;),
+        Format::Text if f.kind == TypeKind::String => {
+            quote!(#p::str_part(&mut __s, #v, &__CX, #name, #d)?;)
+        }
         Format::Text => {
             let call = quote_spanned!(sp=> <#inner as #p::KeyText>::write_text);
             quote! {
@@ -110,9 +112,15 @@ fn parse_part(f: &Field, format: Format, part: &TokenStream) -> TokenStream {
     let sp = f.inner.span();
     let call = match format {
         Format::Text => quote_spanned!(sp=> <#inner as #p::KeyText>::parse_text(#part)),
-        Format::Padded(w) => quote_spanned!(sp=> <#inner as #p::KeyPadded>::parse_padded(#part, #w)),
-        Format::Signed(w) => quote_spanned!(sp=> <#inner as #p::KeySigned>::parse_signed(#part, #w)),
-        Format::Decimal(w, pl) => quote_spanned!(sp=> <#inner as #p::KeyDecimal>::parse_decimal(#part, #w, #pl)),
+        Format::Padded(w) => {
+            quote_spanned!(sp=> <#inner as #p::KeyPadded>::parse_padded(#part, #w))
+        }
+        Format::Signed(w) => {
+            quote_spanned!(sp=> <#inner as #p::KeySigned>::parse_signed(#part, #w))
+        }
+        Format::Decimal(w, pl) => {
+            quote_spanned!(sp=> <#inner as #p::KeyDecimal>::parse_decimal(#part, #w, #pl))
+        }
         Format::Reverse => quote_spanned!(sp=> <#inner as #p::KeyReverse>::parse_reverse(#part)),
     };
     quote!(#call.map_err(|__e| __CX.err(#name, __e))?)
@@ -165,7 +173,11 @@ fn text_fn(e: &Entity, k: &KeyModel) -> TokenStream {
         .sum();
     let body = k.parts.iter().map(|part| match part {
         Part::Lit(l) => quote!(__s.push_str(#l);),
-        Part::Field { field, format, next_lit } => {
+        Part::Field {
+            field,
+            format,
+            next_lit,
+        } => {
             let f = &e.fields[*field];
             let id = &f.ident;
             write_part(f, *format, &quote!(#id), delim_of(next_lit))
@@ -208,7 +220,11 @@ fn parse_fn(e: &Entity, k: &KeyModel) -> TokenStream {
     for part in &k.parts {
         match part {
             Part::Lit(l) => steps.push(quote!(let __rest = #p::lit(__rest, #l, &__CX)?;)),
-            Part::Field { field, format, next_lit } => {
+            Part::Field {
+                field,
+                format,
+                next_lit,
+            } => {
                 let f = &e.fields[*field];
                 let id = format_ident!("__f_{}", f.ident);
                 let nl = opt_str(next_lit);
@@ -224,7 +240,10 @@ fn parse_fn(e: &Entity, k: &KeyModel) -> TokenStream {
         }
     }
     let cx = cx_const(e, k);
-    let doc = format!("Parses a stored `{}` key (`{}`) back into its fields, in template order.", k.attr, k.template);
+    let doc = format!(
+        "Parses a stored `{}` key (`{}`) back into its fields, in template order.",
+        k.attr, k.template
+    );
     quote! {
         #[doc = #doc]
         #[allow(unused_parens)]
@@ -256,7 +275,15 @@ fn pk_fn(e: &Entity, k: &KeyModel) -> TokenStream {
     let index = opt_str(&k.index);
     let attr = &k.attr;
     let ident = &e.ident;
-    let doc = format!("The partition key `{}` = \"{}\"{}.", k.attr, k.template, k.index.as_ref().map(|i| format!(" of index `{i}`")).unwrap_or_default());
+    let doc = format!(
+        "The partition key `{}` = \"{}\"{}.",
+        k.attr,
+        k.template,
+        k.index
+            .as_ref()
+            .map(|i| format!(" of index `{i}`"))
+            .unwrap_or_default()
+    );
     quote! {
         #[doc = #doc]
         #[allow(clippy::too_many_arguments)]
@@ -274,13 +301,17 @@ fn cond_chain(e: &Entity, k: &KeyModel, vis: &syn::Visibility) -> (TokenStream, 
     let kind = kind_ty(k.kind);
     let index = opt_str(&k.index);
     let attr = &k.attr;
-    let camel: String = k.fn_name.split('_').map(|w| {
-        let mut c = w.chars();
-        match c.next() {
-            Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
-            None => String::new(),
-        }
-    }).collect();
+    let camel: String = k
+        .fn_name
+        .split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            match c.next() {
+                Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
+                None => String::new(),
+            }
+        })
+        .collect();
     let level = |i: usize| format_ident!("{}{}Cond{}", ident, camel, i);
     let cond_ty = quote!(#p::SortKeyCondition<#ident, #kind>);
     let res = quote!(::core::result::Result<#cond_ty, #p::KeyFormatError>);
@@ -292,12 +323,17 @@ fn cond_chain(e: &Entity, k: &KeyModel, vis: &syn::Visibility) -> (TokenStream, 
         .parts
         .iter()
         .filter_map(|p| match p {
-            Part::Field { field, format, next_lit } => Some((&e.fields[*field], *format, next_lit.clone())),
+            Part::Field {
+                field,
+                format,
+                next_lit,
+            } => Some((&e.fields[*field], *format, next_lit.clone())),
             Part::Lit(_) => None,
         })
         .collect();
     let n = fields.len();
     let mut items = Vec::new();
+    #[allow(clippy::needless_range_loop)] // `i` is the depth, used beyond indexing
     for i in 0..=n {
         let this = level(i);
         let doc = if i == 0 {
@@ -404,7 +440,10 @@ fn cond_chain(e: &Entity, k: &KeyModel, vis: &syn::Visibility) -> (TokenStream, 
         "Sort-key conditions on `{}` = \"{}\"{}.",
         k.attr,
         k.template,
-        k.index.as_ref().map(|i| format!(" of index `{i}`")).unwrap_or_default()
+        k.index
+            .as_ref()
+            .map(|i| format!(" of index `{i}`"))
+            .unwrap_or_default()
     );
     let entry = quote! {
         #[doc = #doc]
@@ -480,7 +519,9 @@ pub fn keys(e: &Entity, vis: &syn::Visibility) -> KeyCode {
         ident,
         e.pk.attr,
         e.pk.template,
-        e.sk.as_ref().map(|s| format!(", `{}` = \"{}\"", s.attr, s.template)).unwrap_or_default()
+        e.sk.as_ref()
+            .map(|s| format!(", `{}` = \"{}\"", s.attr, s.template))
+            .unwrap_or_default()
     );
     inherent.push(quote! {
         #[doc = #doc]
@@ -519,7 +560,10 @@ pub fn keys(e: &Entity, vis: &syn::Visibility) -> KeyCode {
             None => quote!(::core::option::Option::None),
         };
         let name = format_ident!("{}_key", ix.snake);
-        let doc = format!("The key texts (partition, sort) an item gets in index `{}`.", ix.name);
+        let doc = format!(
+            "The key texts (partition, sort) an item gets in index `{}`.",
+            ix.name
+        );
         inherent.push(quote! {
             #[doc = #doc]
             #[allow(clippy::too_many_arguments)]

@@ -16,23 +16,39 @@ pub fn expand(cx: &Ctxt, input: &DeriveInput) -> Option<TokenStream> {
         return None;
     };
     if !input.generics.params.is_empty() {
-        cx.error(ident.span(), "DYNA109: DynamoUnion does not support generic parameters");
+        cx.error(
+            ident.span(),
+            "DYNA109: DynamoUnion does not support generic parameters",
+        );
         return None;
     }
     let mut variants = Vec::new();
     for v in &en.variants {
         match &v.fields {
-            Fields::Unnamed(f) if f.unnamed.len() == 1 => variants.push((v.ident.clone(), f.unnamed[0].ty.clone())),
-            _ => cx.error(v.ident.span(), format!("DYNA109: variant `{}` must hold one entity, as in `{}(Entity)`", v.ident, v.ident)),
+            Fields::Unnamed(f) if f.unnamed.len() == 1 => {
+                variants.push((v.ident.clone(), f.unnamed[0].ty.clone()))
+            }
+            _ => cx.error(
+                v.ident.span(),
+                format!(
+                    "DYNA109: variant `{}` must hold one entity, as in `{}(Entity)`",
+                    v.ident, v.ident
+                ),
+            ),
         }
     }
     if variants.is_empty() {
-        cx.error(ident.span(), "DYNA109: DynamoUnion needs at least one variant");
+        cx.error(
+            ident.span(),
+            "DYNA109: DynamoUnion needs at least one variant",
+        );
     }
     if cx.has_errors() {
         return None;
     }
-    let metas = variants.iter().map(|(_, ty)| quote!(<#ty as #p::Entity>::META));
+    let metas = variants
+        .iter()
+        .map(|(_, ty)| quote!(<#ty as #p::Entity>::META));
     let arms = variants.iter().map(|(v, ty)| {
         quote! {
             if __d == <#ty as #p::Entity>::META.discriminator {

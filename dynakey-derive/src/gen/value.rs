@@ -15,7 +15,10 @@ pub fn expand(cx: &Ctxt, input: &DeriveInput) -> Option<TokenStream> {
     let p = private();
     let ident = &input.ident;
     if !input.generics.params.is_empty() {
-        cx.error(ident.span(), format!("DYNA109: DynamoValue does not support generic parameters on `{ident}`"));
+        cx.error(
+            ident.span(),
+            format!("DYNA109: DynamoValue does not support generic parameters on `{ident}`"),
+        );
         return None;
     }
     match &input.data {
@@ -29,7 +32,10 @@ pub fn expand(cx: &Ctxt, input: &DeriveInput) -> Option<TokenStream> {
                 }
                 let name = attr::variant(cx, &v.attrs).unwrap_or_else(|| v.ident.to_string());
                 if name.is_empty() || name.chars().any(|c| c < ' ') {
-                    cx.error(v.ident.span(), "DYNA109: a variant's stored name must be non-empty text");
+                    cx.error(
+                        v.ident.span(),
+                        "DYNA109: a variant's stored name must be non-empty text",
+                    );
                 }
                 names.push(name);
                 idents.push(v.ident.clone());

@@ -62,7 +62,11 @@ impl Attr for AttributeValue {
     }
 }
 
-fn number<T: std::str::FromStr>(value: &AttributeValue, path: &AttrPath<'_>, what: &str) -> Result<T, DecodeError> {
+fn number<T: std::str::FromStr>(
+    value: &AttributeValue,
+    path: &AttrPath<'_>,
+    what: &str,
+) -> Result<T, DecodeError> {
     match value {
         AttributeValue::N(n) => n
             .parse()
@@ -70,6 +74,44 @@ fn number<T: std::str::FromStr>(value: &AttributeValue, path: &AttrPath<'_>, wha
         other => Err(DecodeError::mismatch(path, "N (number)", other)),
     }
 }
+
+/// Integer text without the formatting machinery: the codec's hot path
+/// (`to_string` goes through `Formatter` and costs several times more).
+fn int_text(negative: bool, magnitude: u64) -> String {
+    let mut buf = [0u8; 21];
+    let mut i = buf.len();
+    let mut n = magnitude;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if negative {
+        i -= 1;
+        buf[i] = b'-';
+    }
+    // Only ASCII digits and '-' were written.
+    String::from_utf8_lossy(&buf[i..]).into_owned()
+}
+
+macro_rules! small_integers {
+    ($($t:ty),*) => {$(
+        impl Attr for $t {
+            fn to_attr(&self) -> Option<AttributeValue> {
+                let v = *self as i128;
+                Some(AttributeValue::N(int_text(v < 0, v.unsigned_abs() as u64)))
+            }
+            fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
+                number(value, path, stringify!($t))
+            }
+        }
+    )*};
+}
+
+small_integers!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
 macro_rules! numbers {
     ($($t:ty),*) => {$(
@@ -82,6 +124,13 @@ macro_rules! numbers {
             }
         }
 
+    )*};
+}
+
+numbers!(i128, u128, Decimal);
+
+macro_rules! number_sets {
+    ($($t:ty),*) => {$(
         impl SetMember for $t {
             fn to_set(members: Vec<&Self>) -> AttributeValue {
                 AttributeValue::Ns(members.into_iter().map(|m| m.to_string()).collect())
@@ -100,7 +149,7 @@ macro_rules! numbers {
     )*};
 }
 
-numbers!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, Decimal);
+number_sets!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, Decimal);
 
 macro_rules! floats {
     ($($t:ty),*) => {$(
@@ -143,7 +192,6 @@ impl SetMember for String {
         }
     }
 }
-
 
 impl SetMember for Vec<u8> {
     fn to_set(members: Vec<&Self>) -> AttributeValue {
@@ -189,14 +237,22 @@ as_key_text!(
 
 impl SetMember for Uuid {
     fn to_set(members: Vec<&Self>) -> AttributeValue {
-        AttributeValue::Ss(members.into_iter().map(|m| m.hyphenated().to_string()).collect())
+        AttributeValue::Ss(
+            members
+                .into_iter()
+                .map(|m| m.hyphenated().to_string())
+                .collect(),
+        )
     }
     fn from_set(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Vec<Self>, DecodeError> {
         match value {
             AttributeValue::Ss(ss) => ss
                 .iter()
                 .enumerate()
-                .map(|(i, s)| Uuid::try_parse(s).map_err(|_| DecodeError::new(&path.index(i), "a uuid", format!("{s:?}"))))
+                .map(|(i, s)| {
+                    Uuid::try_parse(s)
+                        .map_err(|_| DecodeError::new(&path.index(i), "a uuid", format!("{s:?}")))
+                })
                 .collect(),
             other => Err(DecodeError::mismatch(path, "SS (string set)", other)),
         }
@@ -242,12 +298,18 @@ impl<T: Attr> Attr for Box<T> {
 impl<T: Attr> Attr for Vec<T> {
     fn to_attr(&self) -> Option<AttributeValue> {
         Some(AttributeValue::L(
-            self.iter().map(|v| v.to_attr().unwrap_or(AttributeValue::Null(true))).collect(),
+            self.iter()
+                .map(|v| v.to_attr().unwrap_or(AttributeValue::Null(true)))
+                .collect(),
         ))
     }
     fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
         match value {
-            AttributeValue::L(l) => l.iter().enumerate().map(|(i, v)| T::from_attr(v, &path.index(i))).collect(),
+            AttributeValue::L(l) => l
+                .iter()
+                .enumerate()
+                .map(|(i, v)| T::from_attr(v, &path.index(i)))
+                .collect(),
             other => Err(DecodeError::mismatch(path, "L (list)", other)),
         }
     }
@@ -258,7 +320,9 @@ impl<T: Attr> Attr for Vec<T> {
 
 /// Like a list, a map keeps its entries: a value that encodes to nothing
 /// (`None`, an empty set) is stored as NULL, so the key survives.
-fn map_to_attr<'a, T: Attr + 'a>(entries: impl Iterator<Item = (&'a String, &'a T)>) -> AttributeValue {
+fn map_to_attr<'a, T: Attr + 'a>(
+    entries: impl Iterator<Item = (&'a String, &'a T)>,
+) -> AttributeValue {
     AttributeValue::M(
         entries
             .map(|(k, v)| (k.clone(), v.to_attr().unwrap_or(AttributeValue::Null(true))))
@@ -266,7 +330,10 @@ fn map_to_attr<'a, T: Attr + 'a>(entries: impl Iterator<Item = (&'a String, &'a 
     )
 }
 
-fn map_from_attr<T: Attr, C: FromIterator<(String, T)>>(value: &AttributeValue, path: &AttrPath<'_>) -> Result<C, DecodeError> {
+fn map_from_attr<T: Attr, C: FromIterator<(String, T)>>(
+    value: &AttributeValue,
+    path: &AttrPath<'_>,
+) -> Result<C, DecodeError> {
     match value {
         AttributeValue::M(m) => m
             .iter()

@@ -61,7 +61,11 @@ pub trait SetMember: Sized + Ord {
 
 /// Reads one field of an item: absent attributes go through `from_missing`.
 #[doc(hidden)]
-pub fn decode_field<T: Attr>(item: &Item, name: &str, path: &AttrPath<'_>) -> Result<T, DecodeError> {
+pub fn decode_field<T: Attr>(
+    item: &Item,
+    name: &str,
+    path: &AttrPath<'_>,
+) -> Result<T, DecodeError> {
     let path = path.field(name);
     match item.get(name) {
         Some(v) => T::from_attr(v, &path),

@@ -89,7 +89,11 @@ impl DecodeError {
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "attribute `{}`: expected {}, found {}", self.path, self.expected, self.found)
+        write!(
+            f,
+            "attribute `{}`: expected {}, found {}",
+            self.path, self.expected, self.found
+        )
     }
 }
 

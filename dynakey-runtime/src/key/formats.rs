@@ -128,8 +128,7 @@ pub trait KeySigned: Sized {
 )]
 pub trait KeyDecimal: Sized {
     /// Appends `w + p + 2` characters.
-    fn write_decimal(&self, width: u32, places: u32, out: &mut String)
-        -> Result<(), KeyPartError>;
+    fn write_decimal(&self, width: u32, places: u32, out: &mut String) -> Result<(), KeyPartError>;
     /// Reads them back.
     fn parse_decimal(s: &str, width: u32, places: u32) -> Result<Self, KeyPartError>;
 }
@@ -162,7 +161,10 @@ const REV_MAX: i128 = 9_999_999_999_999;
 /// the order of composite keys and the bounds of range conditions.
 pub(crate) fn check_text(s: &str) -> Result<(), KeyPartError> {
     match s.chars().find(|c| *c < ' ' || *c == super::HIGH) {
-        Some(found) => Err(KeyPartError::new(s, KeyFormatReason::ForbiddenChar { found })),
+        Some(found) => Err(KeyPartError::new(
+            s,
+            KeyFormatReason::ForbiddenChar { found },
+        )),
         None => Ok(()),
     }
 }
@@ -232,11 +234,20 @@ fn pow10(w: u32) -> Option<u128> {
 }
 
 /// Writes a signed scaled integer in `digits` digits (see the module docs).
-fn write_signed_i128(v: i128, digits: u32, shown: &dyn Fn() -> String, out: &mut String) -> Result<(), KeyPartError> {
-    let limit = pow10(digits).ok_or_else(|| KeyPartError::new(shown(), KeyFormatReason::TooWide { width: digits }))?;
+fn write_signed_i128(
+    v: i128,
+    digits: u32,
+    shown: &dyn Fn() -> String,
+    out: &mut String,
+) -> Result<(), KeyPartError> {
+    let limit = pow10(digits)
+        .ok_or_else(|| KeyPartError::new(shown(), KeyFormatReason::TooWide { width: digits }))?;
     let mag = v.unsigned_abs();
     if mag >= limit {
-        return Err(KeyPartError::new(shown(), KeyFormatReason::TooWide { width: digits }));
+        return Err(KeyPartError::new(
+            shown(),
+            KeyFormatReason::TooWide { width: digits },
+        ));
     }
     if v < 0 {
         out.push('-');
@@ -250,7 +261,9 @@ fn write_signed_i128(v: i128, digits: u32, shown: &dyn Fn() -> String, out: &mut
 
 fn parse_signed_i128(s: &str, digits: u32) -> Result<i128, KeyPartError> {
     let limit = pow10(digits).ok_or_else(|| KeyPartError::malformed(s, "a narrower width"))?;
-    let (sign, rest) = s.split_at_checked(1).ok_or_else(|| KeyPartError::malformed(s, "a sign"))?;
+    let (sign, rest) = s
+        .split_at_checked(1)
+        .ok_or_else(|| KeyPartError::malformed(s, "a sign"))?;
     let n = parse_digits(rest, digits)?;
     match sign {
         "0" => Ok(n as i128),
@@ -332,7 +345,10 @@ impl KeyText for u128 {
 impl KeyPadded for u128 {
     fn write_padded(&self, width: u32, out: &mut String) -> Result<(), KeyPartError> {
         if digits_of(*self) > width {
-            return Err(KeyPartError::new(self.to_string(), KeyFormatReason::TooWide { width }));
+            return Err(KeyPartError::new(
+                self.to_string(),
+                KeyFormatReason::TooWide { width },
+            ));
         }
         push_digits(out, *self, width);
         Ok(())
@@ -349,15 +365,24 @@ impl KeyText for Decimal {
         Ok(())
     }
     fn parse_text(s: &str) -> Result<Self, KeyPartError> {
-        s.parse().map_err(|_| KeyPartError::malformed(s, "a decimal"))
+        s.parse()
+            .map_err(|_| KeyPartError::malformed(s, "a decimal"))
     }
 }
 
 /// Writes a scaled integer as `sign digits . places`.
-fn write_scaled(scaled: i128, width: u32, places: u32, shown: &dyn Fn() -> String, out: &mut String) -> Result<(), KeyPartError> {
+fn write_scaled(
+    scaled: i128,
+    width: u32,
+    places: u32,
+    shown: &dyn Fn() -> String,
+    out: &mut String,
+) -> Result<(), KeyPartError> {
     let start = out.len();
     write_signed_i128(scaled, width + places, shown, out).map_err(|e| match e.reason {
-        KeyFormatReason::TooWide { .. } => KeyPartError::new(shown(), KeyFormatReason::TooWide { width }),
+        KeyFormatReason::TooWide { .. } => {
+            KeyPartError::new(shown(), KeyFormatReason::TooWide { width })
+        }
         _ => e,
     })?;
     if places > 0 {
@@ -388,11 +413,16 @@ impl KeyDecimal for Decimal {
         } else {
             let p = pow10(scale - places).unwrap_or(u128::MAX) as i128;
             if mantissa % p != 0 {
-                return Err(KeyPartError::new(self.to_string(), KeyFormatReason::TooPrecise { places }));
+                return Err(KeyPartError::new(
+                    self.to_string(),
+                    KeyFormatReason::TooPrecise { places },
+                ));
             }
             Some(mantissa / p)
         };
-        let scaled = scaled.ok_or_else(|| KeyPartError::new(self.to_string(), KeyFormatReason::TooWide { width }))?;
+        let scaled = scaled.ok_or_else(|| {
+            KeyPartError::new(self.to_string(), KeyFormatReason::TooWide { width })
+        })?;
         write_scaled(scaled, width, places, &|| self.to_string(), out)
     }
     fn parse_decimal(s: &str, width: u32, places: u32) -> Result<Self, KeyPartError> {
@@ -474,7 +504,10 @@ fn push_2(out: &mut String, v: u8) {
 fn write_date(d: Date, out: &mut String) -> Result<(), KeyPartError> {
     let year = d.year();
     if !(0..=9999).contains(&year) {
-        return Err(KeyPartError::new(d.to_string(), KeyFormatReason::OutOfRange));
+        return Err(KeyPartError::new(
+            d.to_string(),
+            KeyFormatReason::OutOfRange,
+        ));
     }
     push_digits(out, year as u128, 4);
     out.push('-');
@@ -485,11 +518,14 @@ fn write_date(d: Date, out: &mut String) -> Result<(), KeyPartError> {
 }
 
 fn num(s: &str, range: std::ops::Range<usize>, expected: &str) -> Result<u32, KeyPartError> {
-    let part = s.get(range).ok_or_else(|| KeyPartError::malformed(s, expected))?;
+    let part = s
+        .get(range)
+        .ok_or_else(|| KeyPartError::malformed(s, expected))?;
     if !part.bytes().all(|b| b.is_ascii_digit()) {
         return Err(KeyPartError::malformed(s, expected));
     }
-    part.parse().map_err(|_| KeyPartError::malformed(s, expected))
+    part.parse()
+        .map_err(|_| KeyPartError::malformed(s, expected))
 }
 
 fn parse_date(s: &str, expected: &str) -> Result<Date, KeyPartError> {
@@ -498,7 +534,8 @@ fn parse_date(s: &str, expected: &str) -> Result<Date, KeyPartError> {
         return Err(KeyPartError::malformed(s, expected));
     }
     let year = num(s, 0..4, expected)? as i32;
-    let month = Month::try_from(num(s, 5..7, expected)? as u8).map_err(|_| KeyPartError::malformed(s, expected))?;
+    let month = Month::try_from(num(s, 5..7, expected)? as u8)
+        .map_err(|_| KeyPartError::malformed(s, expected))?;
     let day = num(s, 8..10, expected)? as u8;
     Date::from_calendar_date(year, month, day).map_err(|_| KeyPartError::malformed(s, expected))
 }
@@ -541,7 +578,13 @@ impl KeyText for OffsetDateTime {
     }
     fn parse_text(s: &str) -> Result<Self, KeyPartError> {
         let b = s.as_bytes();
-        if b.len() != INSTANT.len() || b[10] != b'T' || b[13] != b':' || b[16] != b':' || b[19] != b'.' || b[29] != b'Z' {
+        if b.len() != INSTANT.len()
+            || b[10] != b'T'
+            || b[13] != b':'
+            || b[16] != b':'
+            || b[19] != b'.'
+            || b[29] != b'Z'
+        {
             return Err(KeyPartError::malformed(s, INSTANT));
         }
         let date = parse_date(s, INSTANT)?;
@@ -560,7 +603,10 @@ impl KeyReverse for OffsetDateTime {
     fn write_reverse(&self, out: &mut String) -> Result<(), KeyPartError> {
         let ms = self.unix_timestamp_nanos().div_euclid(1_000_000);
         if !(0..=REV_MAX).contains(&ms) {
-            return Err(KeyPartError::new(self.to_string(), KeyFormatReason::OutOfRange));
+            return Err(KeyPartError::new(
+                self.to_string(),
+                KeyFormatReason::OutOfRange,
+            ));
         }
         push_digits(out, (REV_MAX - ms) as u128, 13);
         Ok(())

@@ -181,6 +181,12 @@ impl<E, K: KeyKind> Eq for PartitionKey<E, K> {}
 
 impl<E, K: KeyKind> fmt::Debug for PartitionKey<E, K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "PartitionKey({}{} = {:?})", self.index.map(|i| format!("{i}.")).unwrap_or_default(), self.attr, self.value)
+        write!(
+            f,
+            "PartitionKey({}{} = {:?})",
+            self.index.map(|i| format!("{i}.")).unwrap_or_default(),
+            self.attr,
+            self.value
+        )
     }
 }

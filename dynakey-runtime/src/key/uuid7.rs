@@ -41,7 +41,8 @@ pub fn last(at: OffsetDateTime) -> Uuid {
 /// A new v7 uuid for the time `at` (random below the millisecond).
 pub fn at(at: OffsetDateTime) -> Uuid {
     let ms = millis(at);
-    let ts = uuid::Timestamp::from_unix(uuid::NoContext, ms / 1000, ((ms % 1000) * 1_000_000) as u32);
+    let ts =
+        uuid::Timestamp::from_unix(uuid::NoContext, ms / 1000, ((ms % 1000) * 1_000_000) as u32);
     Uuid::new_v7(ts)
 }
 
