@@ -61,10 +61,11 @@ pub struct RawField {
     pub skip: bool,
     pub serde: bool,
     pub ttl: bool,
+    pub version: bool,
 }
 
 const CONTAINER_OPTIONS: &[&str] = &["entity", "discriminator_attr", "pk_attr", "sk_attr"];
-const FIELD_OPTIONS: &[&str] = &["rename", "omit_empty", "skip", "serde", "ttl"];
+const FIELD_OPTIONS: &[&str] = &["rename", "omit_empty", "skip", "serde", "ttl", "version"];
 const GSI_OPTIONS: &[&str] = &["pk", "sk", "sparse", "pk_attr", "sk_attr"];
 const LSI_OPTIONS: &[&str] = &["sk", "sk_attr"];
 
@@ -245,6 +246,7 @@ pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> RawField {
                 "skip" => out.skip = true,
                 "serde" => out.serde = true,
                 "ttl" => out.ttl = true,
+                "version" => out.version = true,
                 _ => {
                     unknown(cx, meta.path.span_or_call(), "field", &key, FIELD_OPTIONS);
                     skip_value(&meta)?;

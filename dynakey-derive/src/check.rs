@@ -84,6 +84,11 @@ pub fn fields(cx: &Ctxt, named: &syn::FieldsNamed) -> Vec<Field> {
         if raw.ttl && kind != TypeKind::DateTime {
             cx.error(f.ty.span(), format!("DYNA112: #[dynamo(ttl)] on `{name}` takes a time::OffsetDateTime or Option<time::OffsetDateTime>\n  = help: the TTL attribute is stored as epoch seconds"));
         }
+        if raw.version
+            && (kind != TypeKind::Int || raw.serde || raw.ttl || raw.skip || raw.omit_empty)
+        {
+            cx.error(f.ty.span(), format!("DYNA112: #[dynamo(version)] on `{name}` takes a plain integer field (u64 is usual)\n  = help: the version starts at 0 for a new item and grows by one with every put or update"));
+        }
         if raw.ttl && raw.serde {
             cx.error(
                 f.span(),
@@ -103,6 +108,7 @@ pub fn fields(cx: &Ctxt, named: &syn::FieldsNamed) -> Vec<Field> {
             skip: raw.skip,
             serde: raw.serde,
             ttl: raw.ttl,
+            version: raw.version,
             span: f.span(),
         });
     }
@@ -190,6 +196,9 @@ pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<Entity> {
     );
 
     let ttl_attr = fields.iter().find(|f| f.ttl).map(|f| f.attr.clone());
+    if fields.iter().filter(|f| f.version).count() > 1 {
+        cx.error(ident.span(), "DYNA112: more than one #[dynamo(version)] field\n  = help: an entity has one version attribute");
+    }
     if fields.iter().filter(|f| f.ttl).count() > 1 {
         cx.error(
             ident.span(),
@@ -307,13 +316,15 @@ impl KeyCtx<'_> {
                         continue;
                     };
                     let f = &self.fields[idx];
-                    if f.skip || f.serde || f.ttl {
+                    if f.skip || f.serde || f.ttl || f.version {
                         let why = if f.skip {
                             "skip"
                         } else if f.serde {
                             "serde"
-                        } else {
+                        } else if f.ttl {
                             "ttl"
+                        } else {
+                            "version"
                         };
                         diag(
                             cx,

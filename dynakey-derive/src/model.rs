@@ -19,6 +19,7 @@ pub struct Field {
     pub skip: bool,
     pub serde: bool,
     pub ttl: bool,
+    pub version: bool,
     pub span: Span,
 }
 

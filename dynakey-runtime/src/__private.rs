@@ -396,3 +396,7 @@ pub const fn str_eq(a: &str, b: &str) -> bool {
     }
     true
 }
+
+pub use crate::error::Error;
+pub use crate::expr::{Condition, Update};
+pub use crate::update::{Field, IntoField, Removed, Set, TypedUpdate, Unset, UpdateParts};

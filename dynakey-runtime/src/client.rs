@@ -176,8 +176,10 @@ impl Db {
         }
     }
 
-    /// Updates the item at `key`.
-    pub fn update<E: Entity>(&self, key: Key<E>, update: Update) -> UpdateItem<E> {
+    /// Updates the item at `key` with a hand-built [`Update`]. It does not
+    /// keep index keys in step: prefer [`Db::update`] with the derive's
+    /// `E::update(..)`, which rewrites every index key its inputs feed.
+    pub fn update_raw<E: Entity>(&self, key: Key<E>, update: Update) -> UpdateItem<E> {
         UpdateItem {
             db: self.clone(),
             key,
@@ -185,6 +187,35 @@ impl Db {
             cond: None,
             ret: None,
             old_on_fail: false,
+            pre: None,
+        }
+    }
+
+    /// Sends a typed update built by the derive, e.g.
+    /// `db.update(WorkItem::update(id).set_status(WorkStatus::Closed))`.
+    /// It rewrites (or, for a sparse index, removes) every index key whose
+    /// inputs it sets; an update that sets only some inputs of a key does
+    /// not compile (DYNA226).
+    pub fn update<U: crate::update::TypedUpdate>(&self, update: U) -> UpdateItem<U::Entity> {
+        match update.into_parts() {
+            Ok(parts) => UpdateItem {
+                db: self.clone(),
+                key: parts.key,
+                update: parts.update,
+                cond: parts.condition,
+                ret: None,
+                old_on_fail: false,
+                pre: None,
+            },
+            Err(e) => UpdateItem {
+                db: self.clone(),
+                key: Key::__new(U::Entity::META.pk.attr, String::new(), None),
+                update: Update::new(),
+                cond: None,
+                ret: None,
+                old_on_fail: false,
+                pre: Some(e),
+            },
         }
     }
 }
@@ -210,6 +241,22 @@ pub(crate) fn key_ref<E: Entity>(key: &Key<E>) -> ItemRef {
         pk: key.pk().to_owned(),
         sk: key.sk().map(str::to_owned),
     }
+}
+
+/// The version an item was read at and the attribute of the next one.
+pub(crate) fn bump_version(item: &Item, attr: &str) -> Result<(u128, AttributeValue), Error> {
+    let version = match item.get(attr) {
+        None => 0,
+        Some(AttributeValue::N(n)) => n.parse::<u128>().map_err(|_| Error::Validation {
+            message: format!("version attribute `{attr}` holds {n:?}, not a non-negative integer"),
+        })?,
+        Some(other) => {
+            return Err(Error::Validation {
+                message: format!("version attribute `{attr}` holds {other:?}, not a number"),
+            })
+        }
+    };
+    Ok((version, AttributeValue::N((version + 1).to_string())))
 }
 
 /// Refuses an item over 400 KB.
@@ -314,10 +361,26 @@ impl<E: Entity> Put<E> {
 
     /// Sends the put.
     pub async fn send(self) -> Result<Option<E>, Error> {
-        let item = self.item?;
+        let mut item = self.item?;
+        let mut cond = self.cond;
+        if let Some(attr) = E::META.version_attr {
+            // Optimistic lock: write the next version, on condition that the
+            // stored one is the version this value was read at (none for 0).
+            let (version, next) = bump_version(&item, attr)?;
+            let check = if version == 0 {
+                Condition::attr(E::META.pk.attr).not_exists()
+            } else {
+                Condition::attr(attr).eq(AttributeValue::N(version.to_string()))
+            };
+            cond = Some(match cond {
+                Some(c) => c.and(check),
+                None => check,
+            });
+            item.insert(attr.to_owned(), next);
+        }
         check_size(E::META, &item)?;
         let mut cx = Placeholders::default();
-        let cond = self.cond.map(|c| c.render(&mut cx)).transpose()?;
+        let cond = cond.map(|c| c.render(&mut cx)).transpose()?;
         let mut req = self
             .db
             .client
@@ -507,7 +570,7 @@ impl<E: Entity> IntoFuture for Delete<E> {
 /// let n = Note { user: "ann".into(), id: 1, tag: None, text: "v1".into() };
 /// db.put(&n).await.unwrap();
 /// let after = db
-///     .update(Note::key("ann", 1).unwrap(), Update::new().set("text", "v2"))
+///     .update_raw(Note::key("ann", 1).unwrap(), Update::new().set("text", "v2"))
 ///     .if_exists()
 ///     .return_new()
 ///     .await
@@ -523,6 +586,8 @@ pub struct UpdateItem<E> {
     cond: Option<Condition>,
     ret: Option<ReturnValue>,
     old_on_fail: bool,
+    /// An error found while building the update, reported on send.
+    pre: Option<Error>,
 }
 
 impl<E: Entity> UpdateItem<E> {
@@ -560,6 +625,9 @@ impl<E: Entity> UpdateItem<E> {
 
     /// Sends the update.
     pub async fn send(self) -> Result<Option<E>, Error> {
+        if let Some(e) = self.pre {
+            return Err(e);
+        }
         let mut cx = Placeholders::default();
         let upd = self.update.render(&mut cx)?;
         let cond = self.cond.map(|c| c.render(&mut cx)).transpose()?;

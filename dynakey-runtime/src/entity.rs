@@ -44,6 +44,10 @@ pub struct EntityMeta {
     pub fields: &'static [FieldMeta],
     /// The TTL attribute (epoch seconds), if any.
     pub ttl_attr: Option<&'static str>,
+    /// The optimistic-lock version attribute (`#[dynamo(version)]`), if any:
+    /// a put writes the next version on condition that the stored one is
+    /// the item's, and a typed update bumps it.
+    pub version_attr: Option<&'static str>,
 }
 
 impl EntityMeta {

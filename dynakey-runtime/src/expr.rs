@@ -501,6 +501,7 @@ impl Condition {
 #[derive(Debug, Clone, PartialEq)]
 enum SetTo {
     Value(AttributeValue),
+    Copy(Path),
     IfNotExists(AttributeValue),
     Increment(AttributeValue),
     Append(AttributeValue),
@@ -556,6 +557,13 @@ impl Update {
     /// `SET path = v` with a raw attribute value.
     pub fn set_value(mut self, path: impl Into<Path>, v: AttributeValue) -> Self {
         self.set.push((path.into(), SetTo::Value(v)));
+        self
+    }
+
+    /// `SET path = from`: copies another attribute (an index key that is a
+    /// bare field is rebuilt this way without reading the item).
+    pub fn set_copy(mut self, path: impl Into<Path>, from: impl Into<Path>) -> Self {
+        self.set.push((path.into(), SetTo::Copy(from.into())));
         self
     }
 
@@ -635,6 +643,7 @@ impl Update {
                     let p = p.render(cx);
                     match to {
                         SetTo::Value(v) => format!("{p} = {}", cx.value(v.clone())),
+                        SetTo::Copy(from) => format!("{p} = {}", from.render(cx)),
                         SetTo::IfNotExists(v) => {
                             format!("{p} = if_not_exists({p}, {})", cx.value(v.clone()))
                         }

@@ -20,6 +20,7 @@ pub mod size;
 pub mod table;
 pub mod transact;
 pub mod union;
+pub mod update;
 
 #[doc(hidden)]
 pub mod testing;
@@ -40,3 +41,4 @@ pub use key::{
 pub use query::{AnyOf, Decoder, FanOut, KeysOnly, Page, Query, Scan, Typed};
 pub use transact::{Slot, TransactGet, TransactGetOutput, TransactWrite};
 pub use union::EntityUnion;
+pub use update::{Field, IntoField, TypedUpdate, UpdateParts};

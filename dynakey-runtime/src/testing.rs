@@ -82,6 +82,7 @@ static NOTE_META: EntityMeta = EntityMeta {
         },
     ],
     ttl_attr: None,
+    version_attr: None,
 };
 
 fn check(
@@ -245,6 +246,7 @@ static PROFILE_META: EntityMeta = EntityMeta {
         },
     ],
     ttl_attr: None,
+    version_attr: None,
 };
 
 impl Profile {

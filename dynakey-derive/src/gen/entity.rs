@@ -101,6 +101,7 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
     let p = private();
     let ident = &e.ident;
     let code = keys(e, vis);
+    let update = super::update::expand(e, vis);
     let outer = &code.outer;
     let inherent = &code.inherent;
 
@@ -122,6 +123,13 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
         let optional = f.may_be_absent();
         quote!(#p::FieldMeta { name: #name, attr: #attr, optional: #optional })
     });
+    let version = match e.fields.iter().find(|f| f.version) {
+        Some(f) => {
+            let a = &f.attr;
+            quote!(::core::option::Option::Some(#a))
+        }
+        None => quote!(::core::option::Option::None),
+    };
     let ttl = match &e.ttl_attr {
         Some(a) => quote!(::core::option::Option::Some(#a)),
         None => quote!(::core::option::Option::None),
@@ -147,6 +155,7 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
 
     quote! {
         #outer
+        #update
 
         impl #ident {
             #inherent
@@ -162,6 +171,7 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
                 indexes: &[#(#index_metas),*],
                 fields: &[#(#field_metas),*],
                 ttl_attr: #ttl,
+                version_attr: #version,
             };
 
             fn to_item(&self) -> ::core::result::Result<#p::Item, #p::EncodeError> {
@@ -203,6 +213,7 @@ pub fn fallback(ident: &syn::Ident) -> TokenStream {
                 indexes: &[],
                 fields: &[],
                 ttl_attr: ::core::option::Option::None,
+                version_attr: ::core::option::Option::None,
             };
             fn to_item(&self) -> ::core::result::Result<#p::Item, #p::EncodeError> {
                 ::core::panic!("the DynamoEntity derive failed")

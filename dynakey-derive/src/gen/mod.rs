@@ -4,4 +4,5 @@ pub mod codec;
 pub mod entity;
 pub mod keys;
 pub mod union;
+pub mod update;
 pub mod value;

@@ -111,14 +111,14 @@ async fn update_with_conditions_and_return_values() {
     let f = fixture().await;
     let key = Note::key("ann", 1).unwrap();
     let err =
-        f.db.update(key.clone(), Update::new().set("text", "x"))
+        f.db.update_raw(key.clone(), Update::new().set("text", "x"))
             .if_exists()
             .await
             .unwrap_err();
     assert!(matches!(err, Error::ConditionFailed { .. }));
     f.db.put(&note("ann", 1)).await.unwrap();
     let new =
-        f.db.update(
+        f.db.update_raw(
             key.clone(),
             Update::new()
                 .set("text", "changed")
@@ -130,7 +130,7 @@ async fn update_with_conditions_and_return_values() {
         .unwrap();
     assert_eq!(new.unwrap().text, "changed");
     let old =
-        f.db.update(
+        f.db.update_raw(
             key.clone(),
             Update::raw(
                 RawExpr::new("SET #t = :t")
@@ -153,7 +153,7 @@ async fn names_and_values_never_enter_expression_text() {
     f.db.put(&note("ann", 1)).await.unwrap();
     let key = Note::key("ann", 1).unwrap();
     let tricky = ":v0 OR attribute_exists(pk) #n0";
-    f.db.update(
+    f.db.update_raw(
         key.clone(),
         Update::new()
             .set("status", "open") // reserved word
@@ -168,7 +168,7 @@ async fn names_and_values_never_enter_expression_text() {
     )
     .await
     .unwrap();
-    f.db.update(
+    f.db.update_raw(
         key.clone(),
         Update::new()
             .set(Path::new("map").field("k.x"), 4u32)
@@ -261,7 +261,7 @@ async fn validation_errors_are_matched_by_code() {
     f.db.put(&note("ann", 1)).await.unwrap();
     // Updating a key attribute is refused by DynamoDB with ValidationException.
     let err =
-        f.db.update(
+        f.db.update_raw(
             Note::key("ann", 1).unwrap(),
             Update::new().set("pk", "USER#bob"),
         )
@@ -270,7 +270,7 @@ async fn validation_errors_are_matched_by_code() {
     assert!(matches!(err, Error::Validation { .. }), "{err:?}");
     // A bad raw placeholder is refused before sending.
     let err =
-        f.db.update(
+        f.db.update_raw(
             Note::key("ann", 1).unwrap(),
             Update::raw(RawExpr::new("SET #a = :b")),
         )

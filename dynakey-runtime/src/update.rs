@@ -1,0 +1,223 @@
+//! Typed updates and typed attribute handles, the runtime half of what
+//! `#[derive(DynamoEntity)]` generates as `E::update(..)` and `E::attrs()`.
+//!
+//! An update that sets an input of an index key must set the key's other
+//! inputs too, or DynamoDB would keep a stale index key: the derive tracks
+//! which inputs an update sets with the marker types [`Set`] and [`Unset`],
+//! and refuses the incomplete ones at compile time (DYNA226).
+
+use std::marker::PhantomData;
+
+use crate::codec::Attr;
+use crate::entity::Entity;
+use crate::error::Error;
+use crate::expr::{Condition, Update};
+use crate::key::Key;
+
+/// Typestate: the update does not touch this index input.
+#[derive(Debug, Clone, Copy)]
+pub enum Unset {}
+/// Typestate: the update sets this index input to a value.
+#[derive(Debug, Clone, Copy)]
+pub enum Set {}
+/// Typestate: the update removes this index input, so the item leaves the
+/// sparse indexes it feeds and their other inputs are not needed.
+#[derive(Debug, Clone, Copy)]
+pub enum Removed {}
+
+/// A value that becomes a field of type `T`: `T` itself, the inner value of
+/// an `Option`, and `&str` for strings.
+///
+/// ```
+/// use dynakey_runtime::update::IntoField;
+/// let s: String = "pro".into_field();
+/// let o: Option<String> = "pro".into_field();
+/// let n: Option<u32> = 3u32.into_field();
+/// assert_eq!((s.as_str(), o.as_deref(), n), ("pro", Some("pro"), Some(3)));
+/// ```
+pub trait IntoField<T> {
+    /// The field value.
+    fn into_field(self) -> T;
+}
+
+impl<T> IntoField<T> for T {
+    fn into_field(self) -> T {
+        self
+    }
+}
+
+impl<T> IntoField<Option<T>> for T {
+    fn into_field(self) -> Option<T> {
+        Some(self)
+    }
+}
+
+impl IntoField<String> for &str {
+    fn into_field(self) -> String {
+        self.to_owned()
+    }
+}
+
+impl IntoField<Option<String>> for &str {
+    fn into_field(self) -> Option<String> {
+        Some(self.to_owned())
+    }
+}
+
+impl IntoField<String> for &String {
+    fn into_field(self) -> String {
+        self.clone()
+    }
+}
+
+/// An update built by the derive's `E::update(..)`: the item's key and the
+/// update expression, index keys included. Only complete updates implement
+/// it (DYNA226).
+pub trait TypedUpdate: Send {
+    /// The entity updated.
+    type Entity: Entity;
+    /// The key and the update expression, with the condition the builder
+    /// carries (a version check).
+    fn into_parts(self) -> Result<UpdateParts<Self::Entity>, Error>;
+}
+
+/// What a [`TypedUpdate`] turns into.
+#[derive(Debug)]
+pub struct UpdateParts<E> {
+    /// The item's key.
+    pub key: Key<E>,
+    /// The update expression.
+    pub update: Update,
+    /// A condition the builder adds (e.g. an expected version).
+    pub condition: Option<Condition>,
+}
+
+/// A typed handle on one attribute of entity `E` holding values of type `T`
+/// (the inner type for an `Option` field), for conditions and filters.
+///
+/// ```
+/// use dynakey_runtime::update::Field;
+/// let plan: Field<(), String> = Field::new("plan");
+/// let (text, _, _) = plan.eq("pro").or(plan.not_exists()).render_standalone().unwrap();
+/// assert_eq!(text, "(#n0 = :v0) OR (attribute_not_exists(#n0))");
+/// ```
+pub struct Field<E, T> {
+    name: &'static str,
+    _marker: PhantomData<fn() -> (E, T)>,
+}
+
+impl<E, T> Clone for Field<E, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<E, T> Copy for Field<E, T> {}
+
+impl<E, T> std::fmt::Debug for Field<E, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Field({})", self.name)
+    }
+}
+
+fn av<T: Attr>(v: T) -> aws_sdk_dynamodb::types::AttributeValue {
+    v.to_attr()
+        .unwrap_or(aws_sdk_dynamodb::types::AttributeValue::Null(true))
+}
+
+macro_rules! compare {
+    ($($f:ident => $doc:literal),*) => {$(
+        #[doc = $doc]
+        pub fn $f(&self, v: impl IntoField<T>) -> Condition {
+            Condition::attr(self.name).$f(av(v.into_field()))
+        }
+    )*};
+}
+
+impl<E, T> Field<E, T> {
+    /// A handle on the attribute `name`.
+    pub const fn new(name: &'static str) -> Self {
+        Self {
+            name,
+            _marker: PhantomData,
+        }
+    }
+
+    /// The attribute name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
+impl<E, T: Attr> Field<E, T> {
+    compare!(
+        eq => "`attr = v`", ne => "`attr <> v`", lt => "`attr < v`",
+        le => "`attr <= v`", gt => "`attr > v`", ge => "`attr >= v`"
+    );
+
+    /// `attr BETWEEN lo AND hi`.
+    pub fn between(&self, lo: impl IntoField<T>, hi: impl IntoField<T>) -> Condition {
+        Condition::attr(self.name).between(av(lo.into_field()), av(hi.into_field()))
+    }
+
+    /// `attr IN (v, …)`.
+    pub fn is_in<V: IntoField<T>>(&self, vs: impl IntoIterator<Item = V>) -> Condition {
+        Condition::attr(self.name).is_in(vs.into_iter().map(|v| av(v.into_field())))
+    }
+
+    /// `begins_with(attr, v)`.
+    pub fn begins_with(&self, v: impl IntoField<T>) -> Condition {
+        Condition::attr(self.name).begins_with(av(v.into_field()))
+    }
+
+    /// `contains(attr, v)`: a substring, or a member of a set or list.
+    pub fn contains<V: crate::expr::IntoValue>(&self, v: V) -> Condition {
+        Condition::attr(self.name).contains(v)
+    }
+
+    /// `attribute_exists(attr)`.
+    pub fn exists(&self) -> Condition {
+        Condition::attr(self.name).exists()
+    }
+
+    /// `attribute_not_exists(attr)`.
+    pub fn not_exists(&self) -> Condition {
+        Condition::attr(self.name).not_exists()
+    }
+
+    /// `attribute_type(attr, t)`, with `t` one of `S N B BOOL NULL L M SS NS BS`.
+    pub fn attribute_type(&self, t: &str) -> Condition {
+        Condition::attr(self.name).has_type(t)
+    }
+
+    /// `size(attr)`, to compare with a number.
+    pub fn size(&self) -> Size {
+        Size(self.name)
+    }
+}
+
+/// `size(attr)` of a [`Field`].
+#[derive(Debug, Clone, Copy)]
+pub struct Size(&'static str);
+
+impl Size {
+    /// `size(attr) = n`.
+    pub fn eq(self, n: u64) -> Condition {
+        Condition::attr(self.0).size_cmp("=", n)
+    }
+    /// `size(attr) < n`.
+    pub fn lt(self, n: u64) -> Condition {
+        Condition::attr(self.0).size_cmp("<", n)
+    }
+    /// `size(attr) <= n`.
+    pub fn le(self, n: u64) -> Condition {
+        Condition::attr(self.0).size_cmp("<=", n)
+    }
+    /// `size(attr) > n`.
+    pub fn gt(self, n: u64) -> Condition {
+        Condition::attr(self.0).size_cmp(">", n)
+    }
+    /// `size(attr) >= n`.
+    pub fn ge(self, n: u64) -> Condition {
+        Condition::attr(self.0).size_cmp(">=", n)
+    }
+}

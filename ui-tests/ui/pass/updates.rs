@@ -1,0 +1,60 @@
+// Updates that compile: a missing input that comes with the table key, a
+// complete sparse update, a removal that takes an item out of an index, a
+// copied bare-field key, and typed conditions.
+use dynakey::{Db, DynamoEntity, DynamoValue};
+
+#[derive(DynamoValue, Clone, Copy)]
+enum Status {
+    Open,
+    Closed,
+}
+
+#[derive(DynamoEntity)]
+#[dynamo(entity = "WORK_ITEM")]
+#[pk("ITEM#<id>")]
+#[sk("DATA")]
+#[gsi("GSI1", pk = "OWNER#<owner>", sk = "<status>#<id>")]
+struct WorkItem {
+    id: uuid::Uuid,
+    owner: String,
+    status: Status,
+}
+
+#[derive(DynamoEntity)]
+#[dynamo(entity = "NOTE")]
+#[pk("NOTE#<id>")]
+#[gsi("GSI2", pk = "<owner>", sk = "LIVE#<live_since>", sparse)]
+struct Note {
+    id: String,
+    owner: Option<String>,
+    live_since: Option<time::OffsetDateTime>,
+    #[dynamo(version)]
+    version: u64,
+}
+
+fn run(db: &Db) {
+    let id = uuid::Uuid::now_v7();
+    let _ = db
+        .update(WorkItem::update(id).set_status(Status::Closed))
+        .if_exists();
+    let _ = db.update(
+        WorkItem::update(id)
+            .set_owner("bob")
+            .set_status(Status::Open),
+    );
+    let _ = db.update(Note::update("n1").set_live_since(time::OffsetDateTime::now_utc()));
+    let _ = db.update(Note::update("n1").remove_live_since().if_version(3));
+    let _ = db.update(
+        Note::update("n1")
+            .set_owner("ann")
+            .set_live_since(time::OffsetDateTime::now_utc()),
+    );
+    let _ = WorkItem::attrs()
+        .status
+        .eq(Status::Open)
+        .and(WorkItem::attrs().owner.begins_with("a"));
+}
+
+fn main() {
+    let _ = run;
+}
