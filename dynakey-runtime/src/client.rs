@@ -623,8 +623,30 @@ impl<E: Entity> UpdateItem<E> {
         self
     }
 
-    /// Sends the update.
+    /// The updated attributes as they were (`UPDATED_OLD`); read them with
+    /// [`UpdateItem::send_raw`], since they are not a whole item.
+    pub fn return_updated_old(mut self) -> Self {
+        self.ret = Some(ReturnValue::UpdatedOld);
+        self
+    }
+
+    /// The updated attributes as they are now (`UPDATED_NEW`); read them
+    /// with [`UpdateItem::send_raw`].
+    pub fn return_updated_new(mut self) -> Self {
+        self.ret = Some(ReturnValue::UpdatedNew);
+        self
+    }
+
+    /// Sends the update; resolves to the whole item when
+    /// [`UpdateItem::return_new`] or [`UpdateItem::return_old`] was asked.
     pub async fn send(self) -> Result<Option<E>, Error> {
+        let attrs = self.send_raw().await?;
+        decode_opt(attrs.as_ref())
+    }
+
+    /// Sends the update; resolves to the returned attributes as they come
+    /// (any return-values setting, the partial `UPDATED_*` ones included).
+    pub async fn send_raw(self) -> Result<Option<Item>, Error> {
         if let Some(e) = self.pre {
             return Err(e);
         }
@@ -648,7 +670,7 @@ impl<E: Entity> UpdateItem<E> {
             );
         }
         match req.send().await {
-            Ok(out) => decode_opt(out.attributes()),
+            Ok(out) => Ok(non_empty(out.attributes()).cloned()),
             Err(e) => Err(condition_failed!(
                 e,
                 update_item::UpdateItemError,

@@ -178,6 +178,39 @@ impl TransactWrite {
         self.update_inner(key, update, Some(cond))
     }
 
+    /// A typed update built by the derive (`E::update(..)`), with the index
+    /// keys it rewrites and the condition it carries (a version check).
+    pub fn apply<U: crate::update::TypedUpdate>(self, update: U) -> Self {
+        self.apply_inner(update, None)
+    }
+
+    /// A typed update, if `cond` holds as well.
+    pub fn apply_if<U: crate::update::TypedUpdate>(self, update: U, cond: Condition) -> Self {
+        self.apply_inner(update, Some(cond))
+    }
+
+    fn apply_inner<U: crate::update::TypedUpdate>(
+        mut self,
+        update: U,
+        cond: Option<Condition>,
+    ) -> Self {
+        match update.into_parts() {
+            Ok(parts) => {
+                let cond = match (parts.condition, cond) {
+                    (Some(a), Some(b)) => Some(a.and(b)),
+                    (a, b) => a.or(b),
+                };
+                self.update_inner(parts.key, parts.update, cond)
+            }
+            Err(e) => {
+                if self.err.is_none() {
+                    self.err = Some(e);
+                }
+                self
+            }
+        }
+    }
+
     fn update_inner<E: Entity>(
         mut self,
         key: Key<E>,

@@ -566,6 +566,21 @@ async fn move_changes_a_table_key_in_one_transaction() {
         db.get(moved.item_key().unwrap()).await.unwrap(),
         Some(moved.clone())
     );
+    // The new side exists: moving another item onto it fails, both stay.
+    let other = Employee {
+        number: 8,
+        ..e.clone()
+    };
+    db.put(&other).await.unwrap();
+    let clash = db.move_item(other.item_key().unwrap(), &moved).await;
+    assert!(
+        matches!(clash, Err(Error::TransactionCanceled { .. })),
+        "{clash:?}"
+    );
+    assert_eq!(
+        db.get(other.item_key().unwrap()).await.unwrap(),
+        Some(other)
+    );
     // The old side is gone now: a second move fails cleanly and changes nothing.
     let again = db.move_item(e.item_key().unwrap(), &moved).await;
     assert!(
@@ -716,5 +731,133 @@ async fn ttl_is_stored_as_epoch_seconds_and_enabled_on_the_table() {
     assert_eq!(
         desc.time_to_live_status().map(|s| s.as_str()),
         Some("ENABLED")
+    );
+}
+
+#[tokio::test]
+async fn update_return_values() {
+    let f = fixture(&[WorkItem::META]).await;
+    let db = &f.db;
+    let id = Uuid::now_v7();
+    let w = WorkItem {
+        id,
+        owner: "ann".into(),
+        status: WorkStatus::Open,
+    };
+    db.put(&w).await.unwrap();
+    let old = db
+        .update(WorkItem::update(id).set_owner("bob"))
+        .return_old()
+        .await
+        .unwrap();
+    assert_eq!(old, Some(w.clone()));
+    let new = db
+        .update(WorkItem::update(id).set_status(WorkStatus::Closed))
+        .return_new()
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (new.owner.as_str(), new.status),
+        ("bob", WorkStatus::Closed)
+    );
+    let updated = db
+        .update(WorkItem::update(id).set_owner("cy"))
+        .return_updated_new()
+        .send_raw()
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(updated["owner"].as_s().unwrap(), "cy");
+    assert_eq!(updated["gsi1pk"].as_s().unwrap(), "OWNER#cy");
+    assert!(
+        !updated.contains_key("status"),
+        "only updated attributes: {updated:?}"
+    );
+    let before = db
+        .update(WorkItem::update(id).set_owner("dee"))
+        .return_updated_old()
+        .send_raw()
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(before["owner"].as_s().unwrap(), "cy");
+    assert_eq!(
+        db.update(WorkItem::update(id).set_owner("eve"))
+            .await
+            .unwrap(),
+        None
+    );
+}
+
+#[tokio::test]
+async fn typed_update_inside_a_transaction() {
+    let f = fixture(&[QueuedJob::META, Article::META]).await;
+    let db = &f.db;
+    let id = Uuid::now_v7();
+    db.put(&Article {
+        id: "a1".into(),
+        featured_on: None,
+    })
+    .await
+    .unwrap();
+    // Enqueue a job and feature the article in one transaction.
+    db.transact_write()
+        .put_if_not_exists(&QueuedJob {
+            id,
+            shard: Some(2),
+            claim_shard: None,
+            owner: None,
+            claimed_until: None,
+            payload: "feature a1".into(),
+        })
+        .apply(Article::update("a1").set_featured_on(date!(2026 - 07 - 16)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        db.query(QueuedJob::gsi2_pk(2).unwrap())
+            .count()
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        db.query(Article::gsi2_pk().unwrap()).count().await.unwrap(),
+        1
+    );
+    // A failing condition on the typed update cancels the whole transaction.
+    let err = db
+        .transact_write()
+        .put(&QueuedJob {
+            id: Uuid::now_v7(),
+            shard: Some(2),
+            claim_shard: None,
+            owner: None,
+            claimed_until: None,
+            payload: "x".into(),
+        })
+        .apply_if(
+            Article::update("a1").remove_featured_on(),
+            Article::attrs().featured_on.not_exists(),
+        )
+        .send()
+        .await
+        .unwrap_err();
+    match err {
+        Error::TransactionCanceled { reasons } => {
+            assert!(
+                reasons.iter().any(|r| r.code == "ConditionalCheckFailed"),
+                "{reasons:?}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        db.query(QueuedJob::gsi2_pk(2).unwrap())
+            .count()
+            .await
+            .unwrap(),
+        1
     );
 }
