@@ -48,6 +48,23 @@ struct Group {
     required: Vec<usize>,
     what: String,
     snake: String,
+    /// The keys' attribute names and templates, to redraw in the error.
+    keys: Vec<(String, String)>,
+}
+
+/// The template holding `<field>` redrawn with a caret under it.
+fn redraw(keys: &[(String, String)], field: &str) -> Option<String> {
+    let needle = format!("<{field}");
+    keys.iter().find_map(|(attr, tpl)| {
+        let at = tpl.find(&needle)?;
+        let len = tpl[at..].find('>').map(|j| j + 1).unwrap_or(needle.len());
+        let head = format!("{attr} = \"");
+        let pad = " ".repeat(head.chars().count() + tpl[..at].chars().count());
+        Some(format!(
+            "{head}{tpl}\"\n{pad}{} not set by this update",
+            "^".repeat(tpl[at..at + len].chars().count())
+        ))
+    })
 }
 
 /// The keys of an index that an update writes (a local index shares the
@@ -85,11 +102,16 @@ fn groups(e: &Entity, table_key: &[usize]) -> Vec<Group> {
                     .collect::<Vec<_>>()
                     .join(", ")
             );
+            let keys = keys
+                .iter()
+                .map(|k| (k.attr.clone(), k.template.clone()))
+                .collect();
             out.push(Group {
                 trigger,
                 required,
                 what,
                 snake: ix.snake.clone(),
+                keys,
             });
         } else {
             for k in keys {
@@ -102,6 +124,7 @@ fn groups(e: &Entity, table_key: &[usize]) -> Vec<Group> {
                     required: inputs,
                     what: format!("key {} \"{}\" of index `{}`", k.attr, k.template, ix.name),
                     snake: format!("{}_{}", ix.snake, k.attr),
+                    keys: vec![(k.attr.clone(), k.template.clone())],
                 });
             }
         }
@@ -633,6 +656,7 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
             );
             let label = format!("add `.set_{fname}(..)` to this update");
             let note = "DynamoDB cannot build a key from what the item holds: an update brings every input of a key it changes (the table key's come with the key). Set the missing field to its stored value (read it first), or put the whole item.";
+            let drawn = redraw(&g.keys, &fname).unwrap_or_default();
             let pos = state_of(f).expect("required fields are tracked");
             // Impl 1: the field is set.
             let gen1: Vec<&Ident> = params
@@ -691,7 +715,7 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
             outer.push(quote! {
                 #[doc(hidden)]
                 #[allow(non_camel_case_types)]
-                #[diagnostic::on_unimplemented(message = #msg, label = #label, note = #note)]
+                #[diagnostic::on_unimplemented(message = #msg, label = #label, note = #drawn, note = #note)]
                 #vis trait #tr {}
                 impl<#(#gen1),*> #tr for (#(#tup1,)*) {}
                 impl<#(#gen1),*> #tr for (#(#tup1r,)*) {}
