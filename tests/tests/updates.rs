@@ -861,3 +861,118 @@ async fn typed_update_inside_a_transaction() {
         1
     );
 }
+
+#[tokio::test]
+async fn typed_conditions_in_puts_deletes_filters_and_checks() {
+    let f = fixture(&[WorkItem::META, Subscriber::META]).await;
+    let db = &f.db;
+    let a = WorkItem::attrs();
+    let (w1, w2) = (Uuid::now_v7(), Uuid::now_v7());
+    db.put(&WorkItem {
+        id: w1,
+        owner: "ann".into(),
+        status: WorkStatus::Open,
+    })
+    .await
+    .unwrap();
+    db.put(&WorkItem {
+        id: w2,
+        owner: "ann".into(),
+        status: WorkStatus::Closed,
+    })
+    .await
+    .unwrap();
+
+    // Put: replace only an open item.
+    let reopen = db
+        .put(&WorkItem {
+            id: w2,
+            owner: "bob".into(),
+            status: WorkStatus::Open,
+        })
+        .condition(a.status.eq(WorkStatus::Open))
+        .await;
+    assert!(matches!(reopen, Err(Error::ConditionFailed { .. })));
+    db.put(&WorkItem {
+        id: w1,
+        owner: "ann".into(),
+        status: WorkStatus::Open,
+    })
+    .condition(a.status.eq(WorkStatus::Open).and(a.owner.begins_with("a")))
+    .await
+    .unwrap();
+
+    // Query filter: both items share the index partition.
+    let open = db
+        .query(WorkItem::gsi1_pk("ann").unwrap())
+        .filter(a.status.ne(WorkStatus::Closed))
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(open.iter().map(|w| w.id).collect::<Vec<_>>(), [w1]);
+    let in_list = db
+        .query(WorkItem::gsi1_pk("ann").unwrap())
+        .filter(a.status.is_in([WorkStatus::Open, WorkStatus::Closed]))
+        .count()
+        .await
+        .unwrap();
+    assert_eq!(in_list, 2);
+    let typed = db
+        .query(WorkItem::gsi1_pk("ann").unwrap())
+        .filter(a.owner.attribute_type("S").and(a.owner.size().eq(3)))
+        .count()
+        .await
+        .unwrap();
+    assert_eq!(typed, 2);
+
+    // Transaction condition check on another type.
+    db.put(&Subscriber {
+        id: "s1".into(),
+        plan: Some("pro".into()),
+        since: Some(date!(2026 - 07 - 16)),
+    })
+    .await
+    .unwrap();
+    let s = Subscriber::attrs();
+    db.transact_write()
+        .check(
+            Subscriber::key("s1").unwrap(),
+            s.plan.eq("pro").and(
+                s.since
+                    .between(date!(2026 - 01 - 01), date!(2026 - 12 - 31)),
+            ),
+        )
+        .apply(WorkItem::update(w1).set_status(WorkStatus::Closed))
+        .send()
+        .await
+        .unwrap();
+    let failed = db
+        .transact_write()
+        .check(Subscriber::key("s1").unwrap(), s.plan.eq("free"))
+        .apply(WorkItem::update(w1).set_status(WorkStatus::Open))
+        .send()
+        .await;
+    match failed {
+        Err(Error::TransactionCanceled { reasons }) => {
+            let r = reasons
+                .iter()
+                .find(|r| r.code == "ConditionalCheckFailed")
+                .expect("a failed check");
+            assert_eq!(r.index, 0);
+            assert_eq!(r.target.entity, "SUBSCRIBER");
+        }
+        other => panic!("{other:?}"),
+    }
+
+    // Delete: only a closed item.
+    let d = db
+        .delete(WorkItem::key(w1).unwrap())
+        .condition(a.status.eq(WorkStatus::Open))
+        .await;
+    assert!(matches!(d, Err(Error::ConditionFailed { .. })));
+    db.delete(WorkItem::key(w1).unwrap())
+        .condition(a.status.eq(WorkStatus::Closed))
+        .await
+        .unwrap();
+    assert!(db.get(WorkItem::key(w1).unwrap()).await.unwrap().is_none());
+}
