@@ -58,3 +58,19 @@ pub fn derive_union(input: TokenStream) -> TokenStream {
         _ => cx.into_compile_errors().into(),
     }
 }
+
+/// Derives the entity list of one table: `#[derive(DynamoTable)]
+/// #[dynamo(entities(Member, Membership, Team))] struct Shop;`. The compiler
+/// checks the entities against each other (unique discriminators, one
+/// discriminator attribute, one table key, agreeing indexes, no sort-key
+/// prefix swallowing another's: DYNA301–DYNA305), and `Shop::ENTITIES` is
+/// what `db.create_table(..)` takes.
+#[proc_macro_derive(DynamoTable, attributes(dynamo))]
+pub fn derive_table(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    let cx = ctxt::Ctxt::new();
+    match gen::table::expand(&cx, &input) {
+        Some(ts) if !cx.has_errors() => ts.into(),
+        _ => cx.into_compile_errors().into(),
+    }
+}

@@ -244,6 +244,44 @@ pub const fn assert_key_reverse<T: KeyReverse>() {}
 /// See [`assert_key_text`].
 pub const fn assert_attr<T: Attr>() {}
 
+pub use std::sync::OnceLock;
+
+/// Every attribute name an entity's items can hold, in a map hashed once
+/// per process. `to_item` clones it (a clone copies the table as it is: no
+/// name is hashed again) and then puts each value in its slot.
+pub struct ItemTemplate {
+    item: Item,
+}
+
+impl ItemTemplate {
+    fn new(names: &[&'static str]) -> Self {
+        let mut item = Item::with_capacity(names.len());
+        for name in names {
+            item.insert((*name).to_owned(), AttributeValue::Null(true));
+        }
+        ItemTemplate { item }
+    }
+
+    /// The item: the template of `names` (made on first use), each slot
+    /// given `value(name)`, slots whose value is `None` left out.
+    #[inline]
+    pub fn build(
+        cell: &'static OnceLock<ItemTemplate>,
+        names: &[&'static str],
+        mut value: impl FnMut(&str) -> Option<AttributeValue>,
+    ) -> Item {
+        let mut item = cell.get_or_init(|| Self::new(names)).item.clone();
+        item.retain(|name, slot| match value(name) {
+            Some(v) => {
+                *slot = v;
+                true
+            }
+            None => false,
+        });
+        item
+    }
+}
+
 /// Inserts an attribute unless it encodes to nothing.
 #[inline]
 pub fn put_attr<T: Attr>(item: &mut Item, name: &'static str, v: &T) {
@@ -381,21 +419,7 @@ pub fn check_written(
 
 pub use crate::union::EntityUnion;
 
-/// `a == b` in a const context (for the derive's compile-time checks).
-pub const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
+pub use crate::consistency::{indexes_agree, same_table_key, shadows, str_eq};
 
 pub use crate::error::Error;
 pub use crate::expr::{Condition, Update};

@@ -8,12 +8,14 @@
 pub mod batch;
 pub mod client;
 pub mod codec;
+pub mod consistency;
 mod cursor;
 pub mod entity;
 pub mod error;
 pub mod expr;
 pub mod fault;
 pub mod key;
+#[cfg(feature = "local")]
 pub mod local;
 pub mod query;
 pub mod size;

@@ -60,7 +60,7 @@
 //!
 //! Mistakes are compile errors with DYNA codes (see the README).
 
-pub use dynakey_derive::{DynamoEntity, DynamoUnion, DynamoValue};
+pub use dynakey_derive::{DynamoEntity, DynamoTable, DynamoUnion, DynamoValue};
 pub use dynakey_runtime::*;
 
 /// Binary attribute values (`B`), re-exported from the AWS SDK.

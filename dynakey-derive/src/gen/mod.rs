@@ -3,6 +3,7 @@
 pub mod codec;
 pub mod entity;
 pub mod keys;
+pub mod table;
 pub mod union;
 pub mod update;
 pub mod value;
