@@ -67,9 +67,7 @@ fn render<U: TypedUpdate>(u: U) -> (String, Vec<(String, String)>) {
         .map(|(k, v)| {
             (
                 k.clone(),
-                v.as_s()
-                    .map(|s| s.clone())
-                    .unwrap_or_else(|_| format!("{v:?}")),
+                v.as_s().cloned().unwrap_or_else(|_| format!("{v:?}")),
             )
         })
         .collect();

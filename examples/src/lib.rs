@@ -3,6 +3,71 @@
 #![allow(clippy::duplicated_attributes)]
 
 //! The entities of the seed documents (the recipes), shared by the example
-//! programs, the integration tests and the benchmarks.
+//! programs, the integration tests and the benchmarks, and the recipes
+//! themselves: each seed pattern as a function that writes its items, reads
+//! them the way the seed describes and returns what it read.
 
+pub mod meter;
+pub mod recipes;
+pub mod report;
 pub mod seeds;
+
+use dynakey::codec::Item;
+use dynakey::local::Local;
+use dynakey::{Db, Error, Key};
+
+/// A table name for one run of a recipe, unique so that runs and tests can
+/// share one server: `dynakey-<recipe>-<12 hex digits>`.
+///
+/// ```
+/// let a = dynakey_examples::table_name("adjacency");
+/// assert!(a.starts_with("dynakey-adjacency-"));
+/// assert_ne!(a, dynakey_examples::table_name("adjacency"));
+/// ```
+pub fn table_name(recipe: &str) -> String {
+    let id = uuid::Uuid::new_v4().simple().to_string();
+    format!("dynakey-{recipe}-{}", &id[..12])
+}
+
+/// Deletes the tables of a run on an external endpoint (`DYNAKEY_ENDPOINT`
+/// or real DynamoDB); the embedded engine forgets them when dropped.
+pub async fn finish(local: &Local, tables: &[&Db]) -> Result<(), Error> {
+    if local.is_embedded() {
+        return Ok(());
+    }
+    for db in tables {
+        dynakey::table::delete_table(db.client(), db.table_name()).await?;
+    }
+    Ok(())
+}
+
+/// The item stored at `key` exactly as DynamoDB holds it (every attribute,
+/// the key attributes included), read consistently; for checking stored
+/// shapes.
+pub async fn raw_item<E>(db: &Db, key: &Key<E>) -> Result<Option<Item>, Error> {
+    let out = db
+        .client()
+        .get_item()
+        .table_name(db.table_name())
+        .set_key(Some(key.to_attributes()))
+        .consistent_read(true)
+        .send()
+        .await
+        .map_err(|e| Error::Sdk(Box::new(e)))?;
+    Ok(out.item().filter(|i| !i.is_empty()).cloned())
+}
+
+/// A string attribute of a raw item, `None` when absent or not a string.
+///
+/// ```
+/// use aws_sdk_dynamodb::types::AttributeValue;
+/// let mut item = dynakey::codec::Item::new();
+/// item.insert("pk".into(), AttributeValue::S("USER#alice".into()));
+/// assert_eq!(dynakey_examples::attr_s(&item, "pk"), Some("USER#alice"));
+/// assert_eq!(dynakey_examples::attr_s(&item, "gsi1pk"), None);
+/// ```
+pub fn attr_s<'a>(item: &'a Item, name: &str) -> Option<&'a str> {
+    item.get(name)
+        .and_then(|v| v.as_s().ok())
+        .map(String::as_str)
+}

@@ -1,7 +1,10 @@
-//! Every entity of seeds 000 and 003, as dynakey entities. `{Field}` became
-//! `<field>`; C# `DateOnly` is `time::Date`, `DateTimeOffset` is
-//! `time::OffsetDateTime`, `Guid` is `uuid::Uuid`, `decimal` is
-//! `rust_decimal::Decimal`, `ReadOnlyMemory<byte>` is a `Blob`.
+//! Every entity of seeds 000 and 003, as dynakey entities, and those the
+//! recipes of seeds 001 and 002 need (documents under review, customer and
+//! store orders, tenant documents, device events, tickets, the users /
+//! orders / products table) plus the versioned large-object variant.
+//! `{Field}` became `<field>`; C# `DateOnly` is `time::Date`,
+//! `DateTimeOffset` is `time::OffsetDateTime`, `Guid` is `uuid::Uuid`,
+//! `decimal` is `rust_decimal::Decimal`, `ReadOnlyMemory<byte>` is a `Blob`.
 
 use dynakey::{DynamoEntity, DynamoValue};
 use rust_decimal::Decimal;
@@ -279,4 +282,185 @@ pub struct FileChunk {
 pub struct FileManifest {
     pub file_id: String,
     pub chunks: i32,
+}
+
+/// The versioned variant of large objects: the chunks of each version under
+/// their own prefix, so a reader never mixes two versions.
+#[derive(DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "VERSION_CHUNK")]
+#[pk("FILE#<file_id>")]
+#[sk("VERSION#<version:d6>#CHUNK#<index:d4>")]
+pub struct VersionChunk {
+    pub file_id: String,
+    pub version: u32,
+    pub index: u32,
+    pub data: dynakey::Blob,
+}
+
+/// The versioned manifest: which version is current and how many chunks
+/// it has. Switched last, on condition of the version it replaces.
+#[derive(DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "CURRENT_VERSION")]
+#[pk("FILE#<file_id>")]
+#[sk("CURRENT")]
+pub struct CurrentVersion {
+    pub file_id: String,
+    pub version: u32,
+    pub chunks: u32,
+}
+
+// ---- 001: sparse index by absence --------------------------------------------------
+
+/// A document; only those waiting for review carry `review_flag`, so the
+/// sparse GSI1 is the review queue.
+#[derive(DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "DOCUMENT")]
+#[pk("DOC#<doc_id>")]
+#[sk("DOC")]
+#[gsi("GSI1", pk = "REVIEW#<review_flag>", sk = "<submitted_at>", sparse)]
+pub struct Document {
+    pub doc_id: String,
+    pub title: String,
+    pub review_flag: Option<String>,
+    pub submitted_at: Option<OffsetDateTime>,
+}
+
+// ---- 001: status + timestamp compound sort key ---------------------------------------
+
+/// The status of a customer order.
+#[derive(DynamoValue, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OrderStatus {
+    Open,
+    Shipped,
+}
+
+/// An order in its customer's partition, by status then time:
+/// `Open#2026-07-16T09:12:00.000000000Z#o1`.
+#[derive(DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "CUSTOMER_ORDER")]
+#[pk("CUSTOMER#<customer_id>")]
+#[sk("<status>#<created_at>#<order_id>")]
+pub struct CustomerOrder {
+    pub customer_id: String,
+    pub status: OrderStatus,
+    pub created_at: OffsetDateTime,
+    pub order_id: String,
+}
+
+// ---- 001: reverse timestamp --------------------------------------------------------------
+
+/// A store's orders, customers ascending and each customer's orders newest
+/// first: `C-100#<placed_at:rev>#<order_id>`. The real time stays a plain
+/// attribute (`placed_at`).
+#[derive(DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "STORE_ORDER")]
+#[pk("STORE#<store>")]
+#[sk("<customer>#<placed_at:rev>#<order_id>")]
+pub struct StoreOrder {
+    pub store: String,
+    pub customer: String,
+    pub placed_at: OffsetDateTime,
+    pub order_id: String,
+}
+
+// ---- 001: multi-tenant prefix ---------------------------------------------------------
+
+/// A tenant's document: the tenant is the partition.
+#[derive(DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "TENANT_DOC")]
+#[pk("TENANT#<tenant>")]
+#[sk("DOC#<doc_id>")]
+pub struct TenantDoc {
+    pub tenant: String,
+    pub doc_id: String,
+    pub title: String,
+}
+
+// ---- 001: write-sharded time series ----------------------------------------------------
+
+/// An event of a device, in the partition of its device and month
+/// (`DEVICE#device-7#2026-07`), by epoch milliseconds padded to 13 digits.
+#[derive(DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "DEVICE_EVENT")]
+#[pk("DEVICE#<device>#<month>")]
+#[sk("TS#<ts:d13>")]
+pub struct DeviceEvent {
+    pub device: String,
+    pub month: String,
+    pub ts: u64,
+    pub reading: i32,
+}
+
+// ---- 001: zero-padded numbers -----------------------------------------------------------
+
+/// A ticket numbered with a fixed width: `ITEM#000002` sorts before
+/// `ITEM#000010`.
+#[derive(DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "TICKET")]
+#[pk("PROJECT#<project>")]
+#[sk("ITEM#<number:d6>")]
+pub struct Ticket {
+    pub project: String,
+    pub number: u32,
+}
+
+/// The bug the rule prevents: a key composed by hand, `item-2`, which
+/// sorts after `item-10`.
+#[derive(DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "HAND_KEYED")]
+#[pk("PROJECT#<project>")]
+#[sk("LABEL#<label>")]
+pub struct HandKeyed {
+    pub project: String,
+    pub label: String,
+}
+
+// ---- 002: users, orders and products ----------------------------------------------------
+
+/// A user's profile: `USER#<id>` / `#PROFILE`.
+#[derive(DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "USER")]
+#[pk("USER#<user_id>")]
+#[sk("#PROFILE")]
+pub struct UserProfile {
+    pub user_id: String,
+    pub name: String,
+    pub email: String,
+    pub created_at: OffsetDateTime,
+}
+
+/// An order in its user's partition: `USER#<id>` / `ORDER#<order_id>`.
+#[derive(DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "USER_ORDER")]
+#[pk("USER#<user_id>")]
+#[sk("ORDER#<order_id>")]
+pub struct UserOrder {
+    pub user_id: String,
+    pub order_id: String,
+    pub order_date: Date,
+    pub amount: Decimal,
+    pub status: OrderStatus,
+}
+
+/// An order's details: `ORDER#<id>` / `#INFO`.
+#[derive(DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "ORDER_INFO")]
+#[pk("ORDER#<order_id>")]
+#[sk("#INFO")]
+pub struct OrderInfo {
+    pub order_id: String,
+    pub items: Vec<String>,
+    pub shipping_address: String,
+}
+
+/// A product: `PRODUCT#<id>` / `#DETAILS`.
+#[derive(DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "PRODUCT")]
+#[pk("PRODUCT#<product_id>")]
+#[sk("#DETAILS")]
+pub struct Product {
+    pub product_id: String,
+    pub price: Decimal,
+    pub stock: u32,
+    pub category: String,
 }
