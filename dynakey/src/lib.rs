@@ -59,6 +59,43 @@
 //! `ge`, `between`), `parse_pk`, `parse_sk`, and `gsi1_key(..)`.
 //!
 //! Mistakes are compile errors with DYNA codes (see the README).
+//!
+//! ## Reading, writing and updating
+//!
+//! ```
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! use dynakey::{DynamoEntity, DynamoValue, Entity};
+//!
+//! #[derive(DynamoValue, Debug, Clone, Copy, PartialEq)]
+//! enum Status { Open, Closed }
+//!
+//! #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+//! #[dynamo(entity = "WORK_ITEM")]
+//! #[pk("ITEM#<id>")]
+//! #[sk("DATA")]
+//! #[gsi("GSI1", pk = "OWNER#<owner>", sk = "<status>#<id>")]
+//! struct WorkItem { id: String, owner: String, status: Status }
+//!
+//! let backend = dynakey::local::memory().unwrap();      // the embedded engine
+//! let db = backend.db("shop");
+//! db.create_table(&[WorkItem::META]).await.unwrap();
+//! db.put(&WorkItem { id: "w1".into(), owner: "ann".into(), status: Status::Open }).await.unwrap();
+//!
+//! // The id comes with the key, so closing sets only the status; the index
+//! // sort key `<status>#<id>` is rewritten in the same request.
+//! db.update(WorkItem::update("w1").set_status(Status::Closed)).if_exists().await.unwrap();
+//!
+//! let closed = db
+//!     .query(WorkItem::gsi1_pk("ann").unwrap())
+//!     .sk(WorkItem::gsi1_sk().status(Status::Closed).begins_with().unwrap())
+//!     .all()
+//!     .await
+//!     .unwrap();
+//! assert_eq!(closed.len(), 1);
+//! let open = WorkItem::attrs().status.eq(Status::Open);
+//! assert_eq!(db.query(WorkItem::gsi1_pk("ann").unwrap()).filter(open).count().await.unwrap(), 0);
+//! # });
+//! ```
 
 pub use dynakey_derive::{DynamoEntity, DynamoTable, DynamoUnion, DynamoValue};
 pub use dynakey_runtime::*;
