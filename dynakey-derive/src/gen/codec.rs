@@ -48,6 +48,44 @@ pub fn encode_fields(fields: &[Field], serde_ok: bool) -> TokenStream {
     quote!(#(#stmts)*)
 }
 
+/// Each stored field's attribute name and an expression of type
+/// `Option<AttributeValue>` for its value (`None`: left out of the item).
+/// An entity's `to_item` evaluates these before it builds its map.
+pub fn encode_values(fields: &[Field], serde_ok: bool) -> Vec<(String, TokenStream)> {
+    let p = private();
+    fields
+        .iter()
+        .filter(|f| !f.skip)
+        .map(|f| {
+            let id = &f.ident;
+            let ty = &f.ty;
+            let name = id.to_string();
+            let sp = ty.span();
+            let value = if f.serde && serde_ok {
+                quote!(#p::serde_to_attr(&self.#id, #name)?)
+            } else if f.ttl {
+                let call = quote_spanned!(sp=> <#ty as #p::Ttl>::ttl_to_attr);
+                quote!(#call(&self.#id))
+            } else {
+                let to = quote_spanned!(sp=> <#ty as #p::Attr>::to_attr);
+                if f.omit_empty {
+                    let empty = quote_spanned!(sp=> <#ty as #p::Attr>::is_empty_value);
+                    quote! {
+                        if #empty(&self.#id) {
+                            ::core::option::Option::None
+                        } else {
+                            #to(&self.#id)
+                        }
+                    }
+                } else {
+                    quote!(#to(&self.#id))
+                }
+            };
+            (f.attr.clone(), value)
+        })
+        .collect()
+}
+
 /// Field initialisers reading `__item` (a map) below `__path`.
 pub fn decode_fields(fields: &[Field], serde_ok: bool) -> TokenStream {
     let p = private();

@@ -1,9 +1,10 @@
 //! `impl Entity`, the inherent key functions and the static metadata.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
+use syn::Ident;
 
-use super::codec::{decode_fields, encode_fields};
+use super::codec::{decode_fields, encode_values};
 use super::keys::{call_text_fn, keys, private};
 use crate::model::{Entity, IndexModel, KeyKind, KeyModel};
 
@@ -41,9 +42,11 @@ fn index_meta(e: &Entity, ix: &IndexModel) -> TokenStream {
     quote!(#p::IndexMeta { name: #name, kind: #kind, pk: #pk, sk: #sk, sparse: #sparse })
 }
 
-/// Writes the keys of one index into `__item`; a sparse index only while
-/// every input is present (and non-empty under `omit_empty`).
-fn index_keys(e: &Entity, ix: &IndexModel) -> TokenStream {
+/// The keys of one index as `Option<AttributeValue>` locals, one per key
+/// attribute it writes: `None`s for a sparse index while any input is
+/// absent (or empty under `omit_empty`). Returns the `let` and the
+/// (attribute, local) pairs.
+fn index_values(e: &Entity, ix: &IndexModel, first: usize) -> (TokenStream, Vec<(String, Ident)>) {
     let p = private();
     let mut inputs: Vec<usize> = Vec::new();
     for i in ix.pk.fields().chain(ix.sk.iter().flat_map(|k| k.fields())) {
@@ -51,6 +54,19 @@ fn index_keys(e: &Entity, ix: &IndexModel) -> TokenStream {
             inputs.push(i);
         }
     }
+    // A local index's partition key is the table's own attribute.
+    let mut keys: Vec<&KeyModel> = Vec::new();
+    if ix.kind != KeyKind::Local {
+        keys.push(&ix.pk);
+    }
+    keys.extend(ix.sk.iter());
+    let slots: Vec<(String, Ident)> = keys
+        .iter()
+        .enumerate()
+        .map(|(n, k)| (k.attr.clone(), format_ident!("__a{}", first + n)))
+        .collect();
+    let nones = slots.iter().map(|_| quote!(::core::option::Option::None));
+    let absent = quote!((#(#nones,)*));
     let binds = inputs.iter().map(|&i| {
         let f = &e.fields[i];
         let id = &f.ident;
@@ -59,42 +75,35 @@ fn index_keys(e: &Entity, ix: &IndexModel) -> TokenStream {
             quote! {
                 let #id = match &self.#id {
                     ::core::option::Option::Some(__v) => __v,
-                    ::core::option::Option::None => break 'index,
+                    ::core::option::Option::None => break 'index #absent,
                 };
             }
         } else {
             quote!(let #id = &self.#id;)
         };
         let empty = if f.omit_empty && ix.sparse {
-            quote!(if <#inner as #p::Attr>::is_empty_value(#id) { break 'index; })
+            quote!(if <#inner as #p::Attr>::is_empty_value(#id) { break 'index #absent; })
         } else {
             quote!()
         };
         quote!(#bind #empty)
     });
-    let pk_attr = &ix.pk.attr;
-    let pk = call_text_fn(e, &ix.pk, true);
-    let sk = ix.sk.as_ref().map(|k| {
-        let attr = &k.attr;
+    let values = keys.iter().map(|k| {
         let call = call_text_fn(e, k, true);
-        quote!(#p::put_s(&mut __item, #attr, #call);)
+        quote!(::core::option::Option::Some(#p::AttributeValue::S(#call)))
     });
-    // A local index's partition key is the table's own attribute.
-    let put_pk = if ix.kind == KeyKind::Local {
-        quote!()
-    } else {
-        quote!(#p::put_s(&mut __item, #pk_attr, #pk);)
-    };
+    let locals = slots.iter().map(|(_, l)| l);
+    let tys = slots.iter().map(|_| quote!(#p::Option<#p::AttributeValue>));
     let name = &ix.name;
-    quote! {
+    let stmt = quote! {
         #[allow(unused_labels, unreachable_code, clippy::never_loop)]
-        'index: {
+        let (#(mut #locals,)*): (#(#tys,)*) = 'index: {
             let _ = #name;
             #(#binds)*
-            #put_pk
-            #sk
-        }
-    }
+            (#(#values,)*)
+        };
+    };
+    (stmt, slots)
 }
 
 pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
@@ -137,20 +146,15 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
 
     let pk_attr = &e.pk.attr;
     let pk_call = call_text_fn(e, &e.pk, false);
-    let (sk_put, sk_key) = match &e.sk {
+    let sk_key = match &e.sk {
         Some(k) => {
             let attr = &k.attr;
             let call = call_text_fn(e, k, false);
-            (
-                quote!(#p::put_s(&mut __item, #attr, #call);),
-                quote!(::core::option::Option::Some((#attr, #call))),
-            )
+            quote!(::core::option::Option::Some((#attr, #call)))
         }
-        None => (quote!(), quote!(::core::option::Option::None)),
+        None => quote!(::core::option::Option::None),
     };
-    let index_puts = e.indexes.iter().map(|ix| index_keys(e, ix));
-    let n_attrs = e.fields.len() + 3 + 2 * e.indexes.len();
-    let encode = encode_fields(&e.fields, true);
+    let to_item = to_item_body(e);
     let decode = decode_fields(&e.fields, true);
 
     quote! {
@@ -175,13 +179,7 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
             };
 
             fn to_item(&self) -> ::core::result::Result<#p::Item, #p::EncodeError> {
-                let mut __item: #p::Item = #p::HashMap::with_capacity(#n_attrs);
-                #p::put_s(&mut __item, #disc_attr, #p::String::from(#disc));
-                #p::put_s(&mut __item, #pk_attr, #pk_call);
-                #sk_put
-                #(#index_puts)*
-                #encode
-                ::core::result::Result::Ok(__item)
+                #to_item
             }
 
             fn from_item(__item: &#p::Item) -> ::core::result::Result<Self, #p::DecodeError> {
@@ -194,6 +192,77 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
                 ::core::result::Result::Ok(#p::Key::__new(#pk_attr, #pk_call, #sk_key))
             }
         }
+    }
+}
+
+/// The body of `to_item`. Every attribute value is computed first (in the
+/// order the attributes used to be inserted: discriminator, table key,
+/// index keys, fields), then the map comes from a per-type template holding
+/// every attribute name: cloning it copies the table without hashing, and
+/// one pass puts each value in its slot and drops the slots left empty. No
+/// attribute name is hashed per item (SipHash was a quarter of the encode).
+fn to_item_body(e: &Entity) -> TokenStream {
+    let p = private();
+    let some_s = |v: TokenStream| quote!(::core::option::Option::Some(#p::AttributeValue::S(#v)));
+    let mut lets: Vec<TokenStream> = Vec::new();
+    // (attribute, local) in insertion order.
+    let mut slots: Vec<(String, Ident)> = Vec::new();
+    let single = |attr: &str, value: TokenStream, lets: &mut Vec<_>, slots: &mut Vec<_>| {
+        let local = format_ident!("__a{}", slots.len());
+        lets.push(quote!(let mut #local: #p::Option<#p::AttributeValue> = #value;));
+        slots.push((attr.to_owned(), local));
+    };
+    let disc = &e.discriminator;
+    let disc_value = some_s(quote!(#p::String::from(#disc)));
+    single(&e.disc_attr, disc_value, &mut lets, &mut slots);
+    let pk_value = some_s(call_text_fn(e, &e.pk, false));
+    single(&e.pk.attr, pk_value, &mut lets, &mut slots);
+    if let Some(k) = &e.sk {
+        single(
+            &k.attr,
+            some_s(call_text_fn(e, k, false)),
+            &mut lets,
+            &mut slots,
+        );
+    }
+    for ix in &e.indexes {
+        let (stmt, mine) = index_values(e, ix, slots.len());
+        lets.push(stmt);
+        slots.extend(mine);
+    }
+    for (attr, value) in encode_values(&e.fields, true) {
+        single(&attr, value, &mut lets, &mut slots);
+    }
+    // Two sources for one attribute (fields renamed alike): the last one
+    // that has a value wins, as with successive inserts.
+    let mut groups: Vec<(String, Vec<Ident>)> = Vec::new();
+    for (attr, local) in slots {
+        match groups.iter_mut().find(|(a, _)| *a == attr) {
+            Some((_, locals)) => locals.push(local),
+            None => groups.push((attr, vec![local])),
+        }
+    }
+    let names: Vec<&String> = groups.iter().map(|(a, _)| a).collect();
+    let takes = groups.iter().map(|(_, locals)| {
+        let mut rev = locals.iter().rev();
+        let last = rev.next().expect("a group has a local");
+        let mut take = quote!(#last.take());
+        for l in rev {
+            take = quote!(#take.or(#l.take()));
+        }
+        take
+    });
+    quote! {
+        static __TEMPLATE: #p::OnceLock<#p::ItemTemplate> = #p::OnceLock::new();
+        #(#lets)*
+        ::core::result::Result::Ok(#p::ItemTemplate::build(
+            &__TEMPLATE,
+            &[#(#names),*],
+            |__attr: &str| match __attr {
+                #(#names => #takes,)*
+                _ => ::core::option::Option::None,
+            },
+        ))
     }
 }
 

@@ -78,7 +78,7 @@ fn number<T: std::str::FromStr>(
 /// Integer text without the formatting machinery: the codec's hot path
 /// (`to_string` goes through `Formatter` and costs several times more).
 fn int_text(negative: bool, magnitude: u64) -> String {
-    let mut buf = [0u8; 21];
+    let mut buf = [0u8; 20];
     let mut i = buf.len();
     let mut n = magnitude;
     loop {
@@ -89,12 +89,84 @@ fn int_text(negative: bool, magnitude: u64) -> String {
             break;
         }
     }
+    let mut s = String::with_capacity(buf.len() - i + usize::from(negative));
+    if negative {
+        s.push('-');
+    }
+    // ASCII digits: one byte each, no UTF-8 validation pass.
+    s.extend(buf[i..].iter().map(|&b| char::from(b)));
+    s
+}
+
+/// `f64` text, the same string `to_string` gives. Most stored numbers are
+/// short decimals (`98.25`, `0.1`, `3`): those are written here without
+/// `Formatter`'s shortest-digits search, which costs ~900 instructions.
+fn f64_text(v: f64) -> String {
+    short_decimal(v).unwrap_or_else(|| v.to_string())
+}
+
+/// `v` as the decimal `m / 10^k` with the smallest `k <= 15` such that `m`
+/// is an integer below 2^52 and `m / 10^k` rounds back to exactly `v`.
+///
+/// That decimal is what `Display` prints: below 2^52 an ulp of `v` is
+/// smaller than `10^-k`, so no other number with `k` or fewer decimals
+/// rounds to `v`, and `Display` prints the shortest such number (trailing
+/// zeros of the fraction stripped, no exponent). `None` for everything
+/// else (`-0.0`, NaN, infinities, long fractions), which goes through
+/// `to_string`.
+fn short_decimal(v: f64) -> Option<String> {
+    const LIMIT: f64 = 4_503_599_627_370_496.0; // 2^52
+    const POW10: [f64; 16] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ];
+    if !v.is_finite() || (v == 0.0 && v.is_sign_negative()) {
+        return None;
+    }
+    for (k, &p) in POW10.iter().enumerate() {
+        let scaled = v * p;
+        if scaled.abs() >= LIMIT {
+            return None;
+        }
+        let m = scaled as i64;
+        // `p` is exact (10^15 < 2^53), so the division rounds once: equal
+        // means the decimal `m / 10^k` rounds to `v`.
+        if m as f64 == scaled && scaled / p == v {
+            return Some(decimal_text(m, k));
+        }
+    }
+    None
+}
+
+/// `m / 10^k` in plain decimal notation, without trailing fraction zeros.
+fn decimal_text(m: i64, k: usize) -> String {
+    let negative = m < 0;
+    let mut mag = m.unsigned_abs();
+    let mut k = k;
+    while k > 0 && mag.is_multiple_of(10) {
+        mag /= 10;
+        k -= 1;
+    }
+    // At most 16 digits (m < 2^52), a leading "0." and a sign.
+    let mut buf = [b'0'; 20];
+    let mut i = buf.len();
+    let mut written = 0;
+    while mag > 0 || written <= k {
+        if written == k && k > 0 {
+            i -= 1;
+            buf[i] = b'.';
+        }
+        i -= 1;
+        buf[i] = b'0' + (mag % 10) as u8;
+        mag /= 10;
+        written += 1;
+    }
     if negative {
         i -= 1;
         buf[i] = b'-';
     }
-    // Only ASCII digits and '-' were written.
-    String::from_utf8_lossy(&buf[i..]).into_owned()
+    let mut s = String::with_capacity(buf.len() - i);
+    s.extend(buf[i..].iter().map(|&b| char::from(b)));
+    s
 }
 
 macro_rules! small_integers {
@@ -151,20 +223,23 @@ macro_rules! number_sets {
 
 number_sets!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, Decimal);
 
-macro_rules! floats {
-    ($($t:ty),*) => {$(
-        impl Attr for $t {
-            fn to_attr(&self) -> Option<AttributeValue> {
-                Some(AttributeValue::N(self.to_string()))
-            }
-            fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
-                number(value, path, stringify!($t))
-            }
-        }
-    )*};
+impl Attr for f32 {
+    fn to_attr(&self) -> Option<AttributeValue> {
+        Some(AttributeValue::N(self.to_string()))
+    }
+    fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
+        number(value, path, "f32")
+    }
 }
 
-floats!(f32, f64);
+impl Attr for f64 {
+    fn to_attr(&self) -> Option<AttributeValue> {
+        Some(AttributeValue::N(f64_text(*self)))
+    }
+    fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
+        number(value, path, "f64")
+    }
+}
 
 impl Attr for Blob {
     fn to_attr(&self) -> Option<AttributeValue> {
@@ -415,5 +490,93 @@ impl<T: SetMember> Attr for BTreeSet<T> {
     }
     fn is_empty_value(&self) -> bool {
         self.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{f64_text, int_text};
+
+    #[test]
+    fn int_text_matches_to_string() {
+        for v in [
+            0i64,
+            1,
+            -1,
+            9,
+            10,
+            -10,
+            37,
+            1_752_657_120,
+            i64::MIN,
+            i64::MAX,
+        ] {
+            assert_eq!(int_text(v < 0, v.unsigned_abs()), v.to_string());
+        }
+        assert_eq!(int_text(false, u64::MAX), u64::MAX.to_string());
+    }
+
+    /// A small deterministic generator (xorshift64*), so the test needs no crate.
+    fn next(state: &mut u64) -> u64 {
+        *state ^= *state >> 12;
+        *state ^= *state << 25;
+        *state ^= *state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    #[test]
+    fn f64_text_matches_to_string() {
+        let fixed = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.1,
+            0.2,
+            0.3,
+            0.1 + 0.2,
+            98.25,
+            -98.25,
+            1e-7,
+            1e-16,
+            1e15,
+            1e16,
+            1e21,
+            1e22,
+            4_503_599_627_370_495.0,
+            4_503_599_627_370_496.0,
+            4_503_599_627_370_497.0,
+            9_007_199_254_740_993.0,
+            123_456_789.123_456_79,
+            0.000_123_4,
+            f64::MIN_POSITIVE,
+            f64::EPSILON,
+            f64::MAX,
+            f64::MIN,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            std::f64::consts::PI,
+        ];
+        for v in fixed {
+            assert_eq!(f64_text(v), v.to_string(), "{v:?}");
+        }
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200_000 {
+            let r = next(&mut state);
+            // Decimals with up to 17 digits and up to 17 places, raw bit
+            // patterns, and integers around 2^52.
+            let digits = r % 100_000_000_000_000_000;
+            let places = (next(&mut state) % 18) as i32;
+            let sign = if r & 1 == 0 { 1.0 } else { -1.0 };
+            let dec = sign * digits as f64 / 10f64.powi(places);
+            let parsed: f64 = format!("{digits}e-{places}").parse().unwrap();
+            let raw = f64::from_bits(next(&mut state));
+            let near =
+                (4_503_599_627_370_496i64 + (r % 64) as i64 - 32) as f64 / 10f64.powi(places);
+            for v in [dec, parsed, -parsed, raw, near, (r % 10_000) as f64 / 100.0] {
+                assert_eq!(f64_text(v), v.to_string(), "{v:?} ({:#x})", v.to_bits());
+            }
+        }
     }
 }
