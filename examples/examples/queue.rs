@@ -1,4 +1,4 @@
-//! Queue over a sparse index, enqueue and read (seed 000).
+//! Queue over a sparse index: enqueue, claim, complete, reaper, concurrent workers (seed 000).
 //!
 //! `cargo run --example queue` runs it on the embedded engine; with
 //! `DYNAKEY_ENDPOINT=http://127.0.0.1:8000` it runs against that server

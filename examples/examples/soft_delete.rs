@@ -1,4 +1,4 @@
-//! Soft delete, put and query (seed 000).
+//! Soft delete and restore by update (seed 000).
 //!
 //! `cargo run --example soft_delete` runs it on the embedded engine; with
 //! `DYNAKEY_ENDPOINT=http://127.0.0.1:8000` it runs against that server

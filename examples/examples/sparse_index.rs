@@ -1,4 +1,4 @@
-//! Sparse index, put-based (seed 000).
+//! Sparse index: entering and leaving it by update (seed 000).
 //!
 //! `cargo run --example sparse_index` runs it on the embedded engine; with
 //! `DYNAKEY_ENDPOINT=http://127.0.0.1:8000` it runs against that server

@@ -1,4 +1,4 @@
-//! Status + timestamp compound sort key; status-keyed index (seed 001, 000).
+//! Status + timestamp compound sort key and `move`; status-keyed index (seed 001, 000).
 //!
 //! `cargo run --example status_timestamp` runs it on the embedded engine; with
 //! `DYNAKEY_ENDPOINT=http://127.0.0.1:8000` it runs against that server

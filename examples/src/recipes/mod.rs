@@ -3,11 +3,6 @@
 //! returns a report of what it read (the tests assert on it; `Display`
 //! prints it). The example programs under `examples/examples/` and the tour
 //! run these.
-//!
-//! Recipes that change items in place through an update (subscribe and
-//! unsubscribe via update, the queue's claim and reaper, a status change,
-//! soft delete and restore, `move`) wait for the typed update builder; the
-//! queue and soft delete recipes are their put and query halves.
 
 use dynakey::client::BoxFuture;
 use dynakey::{Db, Error};

@@ -4,6 +4,7 @@
 //! asserts the items, order and counts the seed describes, and the shape of
 //! the stored items (key attributes present or absent).
 
+mod in_place;
 mod keys_and_time;
 mod single_table;
 

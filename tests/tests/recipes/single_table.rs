@@ -1,13 +1,13 @@
-//! Seeds 000, 001 and 002: adjacency, index overloading, sparse indexes,
-//! status keys, multi-tenant prefix, the users/orders/products table.
+//! Seeds 000, 001 and 002: adjacency, index overloading, sparse index by
+//! absence, multi-tenant prefix, the users/orders/products table. (The
+//! recipes that change items in place are in `in_place.rs`.)
 
 use dynakey::Entity;
 use dynakey_examples::recipes::adjacency::{GroupPartition, UserPartition};
 use dynakey_examples::recipes::index_overloading::TeamPartition;
 use dynakey_examples::recipes::users_orders_products::UserItem;
 use dynakey_examples::recipes::{
-    adjacency, index_overloading, multi_tenant, queue, soft_delete, sparse_by_absence,
-    sparse_index, status_timestamp, users_orders_products,
+    adjacency, index_overloading, multi_tenant, sparse_by_absence, users_orders_products,
 };
 use dynakey_examples::seeds::*;
 use rust_decimal::Decimal;
@@ -135,65 +135,6 @@ async fn index_overloading_answers_a_question_per_type() {
 }
 
 #[tokio::test]
-async fn sparse_index_holds_only_items_with_every_input() {
-    let f = fixture(sparse_index::RECIPE);
-    sparse_index::setup(&f.db).await.unwrap();
-    let r = sparse_index::run(&f.db).await.unwrap();
-    let ids = |v: &[Subscriber]| v.iter().map(|s| s.id.clone()).collect::<Vec<_>>();
-    assert_eq!(ids(&r.pro), ["s3", "s1"]);
-    assert_eq!(ids(&r.pro_after_put), ["s3"]);
-    assert_eq!(
-        r.s1_in_table,
-        Some(Subscriber {
-            id: "s1".into(),
-            plan: None,
-            since: None
-        })
-    );
-    let featured: Vec<_> = r
-        .featured
-        .iter()
-        .map(|a| (a.id.as_str(), a.featured_on))
-        .collect();
-    assert_eq!(
-        featured,
-        [
-            ("a4", Some(date!(2026 - 07 - 01))),
-            ("a1", Some(date!(2026 - 07 - 10))),
-            ("a3", Some(date!(2026 - 07 - 12)))
-        ]
-    );
-    assert_eq!(
-        r.legacy_pro,
-        [LegacySubscriber {
-            id: "l2".into(),
-            plan: "pro".into()
-        }]
-    );
-
-    let s1 = stored(&f.db, Subscriber::key("s1").unwrap()).await;
-    for absent in ["gsi2pk", "gsi2sk", "plan", "since"] {
-        assert!(!s1.contains_key(absent), "s1 still has {absent}");
-    }
-    let s3 = stored(&f.db, Subscriber::key("s3").unwrap()).await;
-    assert_eq!(
-        (s(&s3, "gsi2pk"), s(&s3, "gsi2sk")),
-        (Some("PLAN#pro"), Some("SINCE#2026-06-15"))
-    );
-    let a2 = stored(&f.db, Article::key("a2").unwrap()).await;
-    assert!(!a2.contains_key("gsi2pk") && !a2.contains_key("gsi2sk"));
-    let a1 = stored(&f.db, Article::key("a1").unwrap()).await;
-    assert_eq!(
-        (s(&a1, "gsi2pk"), s(&a1, "gsi2sk")),
-        (Some("FEATURED"), Some("ON#2026-07-10"))
-    );
-    let legacy = sparse_index::legacy_db(&f.db);
-    let l1 = stored(&legacy, LegacySubscriber::key("l1").unwrap()).await;
-    assert!(!l1.contains_key("plan") && !l1.contains_key("gsi2pk"));
-    f.done().await;
-}
-
-#[tokio::test]
 async fn sparse_index_by_absence_is_the_review_queue() {
     let f = fixture(sparse_by_absence::RECIPE);
     sparse_by_absence::setup(&f.db).await.unwrap();
@@ -227,43 +168,6 @@ async fn sparse_index_by_absence_is_the_review_queue() {
     );
     let left = stored(&f.db, Document::key("doc-042").unwrap()).await;
     assert!(!left.contains_key("gsi1pk") && !left.contains_key("review_flag"));
-    f.done().await;
-}
-
-#[tokio::test]
-async fn status_and_timestamp_in_one_sort_key() {
-    let f = fixture(status_timestamp::RECIPE);
-    status_timestamp::setup(&f.db).await.unwrap();
-    let r = status_timestamp::run(&f.db).await.unwrap();
-    // Orders 0..30, every sixth (5, 11, …) shipped: the 20 newest open ones.
-    let expect: Vec<String> = (0..30)
-        .rev()
-        .filter(|i| i % 6 != 5)
-        .take(20)
-        .map(|i| format!("o{i:02}"))
-        .collect();
-    assert_eq!(r.open_newest, expect);
-    assert!(r.open_has_more);
-    assert_eq!(r.open_count, 25);
-    assert_eq!(r.shipped, ["o29", "o23", "o17", "o11", "o05"]);
-    assert_eq!(r.first_sk, "Open#2026-07-01T00:00:00.000000000Z#o00");
-    assert_eq!(r.ann_open, ["10d ago", "3d ago", "1d ago"]);
-    assert_eq!(r.ann_this_week, ["3d ago", "1d ago"]);
-
-    let k = CustomerOrder::key(
-        "C-100",
-        OrderStatus::Shipped,
-        status_timestamp::START + time::Duration::hours(5),
-        "o05",
-    )
-    .unwrap();
-    let o = stored(&f.db, k).await;
-    assert_eq!(s(&o, "pk"), Some("CUSTOMER#C-100"));
-    assert_eq!(
-        s(&o, "sk"),
-        Some("Shipped#2026-07-01T05:00:00.000000000Z#o05")
-    );
-    assert_eq!(s(&o, "status"), Some("Shipped"));
     f.done().await;
 }
 
@@ -358,113 +262,6 @@ async fn users_orders_and_products_answer_the_three_queries() {
     assert_eq!(
         UserOrder::from_item(&checks[1].0).unwrap().order_date,
         date!(2026 - 07 - 16)
-    );
-    f.done().await;
-}
-
-#[tokio::test]
-async fn queue_enqueues_with_its_order_and_reads_shards_in_order() {
-    let f = fixture(queue::RECIPE);
-    queue::setup(&f.db).await.unwrap();
-    let r = queue::run(&f.db).await.unwrap();
-    let jobs: Vec<String> = (0..queue::JOBS).map(|n| format!("ship u1/o{n}")).collect();
-    assert_eq!(r.per_shard.len(), 4);
-    assert_eq!(r.per_shard.iter().map(Vec::len).sum::<usize>(), queue::JOBS);
-    for shard in &r.per_shard {
-        let mut sorted = shard.clone();
-        sorted.sort();
-        assert_eq!(shard, &sorted, "a shard reads in enqueue order");
-    }
-    assert_eq!(r.all_pending, jobs, "merged by v7 id: enqueue order");
-    assert!(
-        r.duplicate.contains("ConditionalCheckFailed"),
-        "{}",
-        r.duplicate
-    );
-    assert!(r.duplicate.contains("ORDER#o3"), "{}", r.duplicate);
-    assert_eq!(
-        r.pending_after_duplicate,
-        queue::JOBS as u64,
-        "no job without its order"
-    );
-    let prio: Vec<(u8, &str)> = r
-        .by_priority
-        .iter()
-        .map(|(p, j)| (*p, j.as_str()))
-        .collect();
-    assert_eq!(
-        prio,
-        [
-            (1, "job1"),
-            (1, "job3"),
-            (3, "job4"),
-            (5, "job0"),
-            (9, "job2")
-        ]
-    );
-
-    let job =
-        f.db.query(QueuedJob::gsi2_pk(0).unwrap())
-            .all()
-            .await
-            .unwrap()
-            .into_iter()
-            .chain(
-                f.db.query_many((1..4).map(|s| QueuedJob::gsi2_pk(s).unwrap()))
-                    .all()
-                    .await
-                    .unwrap(),
-            )
-            .next()
-            .unwrap();
-    let item = stored(&f.db, job.item_key().unwrap()).await;
-    let shard = queue::shard_of(job.id);
-    assert_eq!(job.shard, Some(shard));
-    assert_eq!(s(&item, "pk"), Some(format!("JOB#{}", job.id).as_str()));
-    assert_eq!(
-        s(&item, "gsi2pk"),
-        Some(format!("PENDING#{shard}").as_str())
-    );
-    assert_eq!(s(&item, "gsi2sk"), Some(job.id.to_string().as_str()));
-    assert!(
-        !item.contains_key("gsi1pk") && !item.contains_key("gsi1sk"),
-        "not claimed"
-    );
-    let o = stored(&f.db, UserOrder::key("u1", "o3").unwrap()).await;
-    assert_eq!(s(&o, "sk"), Some("ORDER#o3"));
-    f.done().await;
-}
-
-#[tokio::test]
-async fn soft_deleted_notes_leave_the_live_index_but_stay_in_the_table() {
-    let f = fixture(soft_delete::RECIPE);
-    soft_delete::setup(&f.db).await.unwrap();
-    let r = soft_delete::run(&f.db).await.unwrap();
-    assert_eq!(r.live, ["n1", "n3", "n4"], "by live_since, n2 deleted");
-    let table: Vec<(&str, bool)> = r.table.iter().map(|(n, d)| (n.as_str(), *d)).collect();
-    assert_eq!(
-        table,
-        [("n1", false), ("n2", true), ("n3", false), ("n4", false)]
-    );
-    assert_eq!(r.bob_live, ["n9"]);
-
-    let gone = stored(&f.db, Note::key("ann", "n2").unwrap()).await;
-    assert!(!gone.contains_key("gsi2pk") && !gone.contains_key("live_since"));
-    assert!(gone.contains_key("deleted_at"));
-    let live = stored(&f.db, Note::key("ann", "n1").unwrap()).await;
-    assert_eq!(
-        (
-            s(&live, "pk"),
-            s(&live, "sk"),
-            s(&live, "gsi2pk"),
-            s(&live, "gsi2sk")
-        ),
-        (
-            Some("OWNER#ann"),
-            Some("NOTE#n1"),
-            Some("OWNER#ann"),
-            Some("LIVE#2026-07-01T00:00:00.000000000Z")
-        )
     );
     f.done().await;
 }
