@@ -128,3 +128,17 @@ impl fmt::Display for Printout {
         Ok(())
     }
 }
+
+/// A step's outcome for a report line: `ok`, or `fails: <why>`.
+///
+/// ```
+/// use dynakey_examples::report::outcome;
+/// assert_eq!(outcome(&Ok(())), "ok");
+/// assert_eq!(outcome(&Err("ConditionFailed".into())), "fails: ConditionFailed");
+/// ```
+pub fn outcome(r: &Result<(), String>) -> String {
+    match r {
+        Ok(()) => "ok".to_owned(),
+        Err(e) => format!("fails: {e}"),
+    }
+}

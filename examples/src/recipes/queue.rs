@@ -679,13 +679,6 @@ pub async fn work(db: &Db, load: Workload) -> Result<WorkRun, Error> {
     })
 }
 
-fn show(r: &Result<(), String>) -> String {
-    match r {
-        Ok(()) => "ok".to_owned(),
-        Err(e) => format!("fails: {e}"),
-    }
-}
-
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut p = Printout::new();
@@ -718,14 +711,14 @@ impl fmt::Display for Report {
             ])
             .row([
                 "claim (condition: shard exists)".to_owned(),
-                show(&s.claims[0]),
-                show(&s.claims[1]),
+                crate::report::outcome(&s.claims[0]),
+                crate::report::outcome(&s.claims[1]),
             ]),
         );
         p.note(format!(
             "completion with the winning claim: {}; with another claim id: {}",
             s.completed,
-            show(&s.loser_completes)
+            crate::report::outcome(&s.loser_completes)
         ));
         let r = &self.reaper;
         p.table(
@@ -742,7 +735,7 @@ impl fmt::Display for Report {
                 .row(["claimed after".to_owned(), r.claimed_after.join(", ")])
                 .row([
                     "the crashed worker completes late".to_owned(),
-                    show(&r.late_completion),
+                    crate::report::outcome(&r.late_completion),
                 ]),
         );
         let mut t = Table::new(

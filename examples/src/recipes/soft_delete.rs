@@ -231,13 +231,6 @@ pub async fn run(db: &Db) -> Result<Report, Error> {
     })
 }
 
-fn show(r: &Result<(), String>) -> String {
-    match r {
-        Ok(()) => "ok".to_owned(),
-        Err(e) => format!("fails: {e}"),
-    }
-}
-
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut p = Printout::new();
@@ -268,7 +261,7 @@ impl fmt::Display for Report {
                     "delete n3 again (deleted_at not_exists)".to_owned(),
                     format!(
                         "{}; deleted_at stays {}",
-                        show(&self.second_delete),
+                        crate::report::outcome(&self.second_delete),
                         self.n3_deleted_at
                             .map(|t| t.to_string())
                             .unwrap_or_default()
@@ -278,7 +271,7 @@ impl fmt::Display for Report {
                     "restore n7, which does not exist (if_exists)".to_owned(),
                     format!(
                         "{}; item created: {}",
-                        show(&self.restore_missing),
+                        crate::report::outcome(&self.restore_missing),
                         self.missing_created
                     ),
                 ]),
@@ -294,7 +287,7 @@ impl fmt::Display for Report {
                 ])
                 .row([
                     "restore o2, which has no owner".to_owned(),
-                    show(&self.owned_orphan_restore),
+                    crate::report::outcome(&self.owned_orphan_restore),
                 ]),
         );
         p.fmt(f)
