@@ -243,6 +243,29 @@ pub(crate) fn key_ref<E: Entity>(key: &Key<E>) -> ItemRef {
     }
 }
 
+/// Optimistic lock for a put of a `#[dynamo(version)]` entity: writes the
+/// next version into `item` and adds the condition that the stored version
+/// is the one the value was read at (no item at all for version 0).
+pub(crate) fn versioned<E: Entity>(
+    item: &mut Item,
+    cond: Option<Condition>,
+) -> Result<Option<Condition>, Error> {
+    let Some(attr) = E::META.version_attr else {
+        return Ok(cond);
+    };
+    let (version, next) = bump_version(item, attr)?;
+    let check = if version == 0 {
+        Condition::attr(E::META.pk.attr).not_exists()
+    } else {
+        Condition::attr(attr).eq(AttributeValue::N(version.to_string()))
+    };
+    item.insert(attr.to_owned(), next);
+    Ok(Some(match cond {
+        Some(c) => c.and(check),
+        None => check,
+    }))
+}
+
 /// The version an item was read at and the attribute of the next one.
 pub(crate) fn bump_version(item: &Item, attr: &str) -> Result<(u128, AttributeValue), Error> {
     let version = match item.get(attr) {
@@ -362,22 +385,7 @@ impl<E: Entity> Put<E> {
     /// Sends the put.
     pub async fn send(self) -> Result<Option<E>, Error> {
         let mut item = self.item?;
-        let mut cond = self.cond;
-        if let Some(attr) = E::META.version_attr {
-            // Optimistic lock: write the next version, on condition that the
-            // stored one is the version this value was read at (none for 0).
-            let (version, next) = bump_version(&item, attr)?;
-            let check = if version == 0 {
-                Condition::attr(E::META.pk.attr).not_exists()
-            } else {
-                Condition::attr(attr).eq(AttributeValue::N(version.to_string()))
-            };
-            cond = Some(match cond {
-                Some(c) => c.and(check),
-                None => check,
-            });
-            item.insert(attr.to_owned(), next);
-        }
+        let cond = versioned::<E>(&mut item, self.cond)?;
         check_size(E::META, &item)?;
         let mut cx = Placeholders::default();
         let cond = cond.map(|c| c.render(&mut cx)).transpose()?;

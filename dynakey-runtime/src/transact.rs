@@ -118,7 +118,8 @@ impl TransactWrite {
 
     fn put_inner<E: Entity>(mut self, e: &E, cond: Option<Condition>) -> Self {
         let r = (|| {
-            let item = e.to_item()?;
+            let mut item = e.to_item()?;
+            let cond = crate::client::versioned::<E>(&mut item, cond)?;
             check_size(E::META, &item)?;
             let target = key_text(E::META, &item);
             let mut cx = Placeholders::default();

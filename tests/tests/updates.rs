@@ -991,3 +991,51 @@ async fn typed_conditions_in_puts_deletes_filters_and_checks() {
         .unwrap();
     assert!(db.get(WorkItem::key(w1).unwrap()).await.unwrap().is_none());
 }
+
+#[tokio::test]
+async fn versioned_puts_are_checked_inside_transactions_too() {
+    let f = fixture(&[Counter::META]).await;
+    let db = &f.db;
+    db.transact_write()
+        .put(&Counter {
+            name: "t".into(),
+            hits: 1,
+            version: 0,
+        })
+        .send()
+        .await
+        .unwrap();
+    let stored = db
+        .get(Counter::key("t").unwrap())
+        .consistent()
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored.version, 1);
+    // A second writer that read version 0 is refused inside the transaction.
+    let stale = db
+        .transact_write()
+        .put(&Counter {
+            name: "t".into(),
+            hits: 2,
+            version: 0,
+        })
+        .send()
+        .await;
+    assert!(
+        matches!(stale, Err(Error::TransactionCanceled { .. })),
+        "{stale:?}"
+    );
+    db.transact_write()
+        .put(&Counter { hits: 5, ..stored })
+        .send()
+        .await
+        .unwrap();
+    let now = db
+        .get(Counter::key("t").unwrap())
+        .consistent()
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((now.hits, now.version), (5, 2));
+}
