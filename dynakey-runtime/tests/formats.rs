@@ -1301,3 +1301,25 @@ fn bounds_order_helper_is_consistent() {
     assert!(!selects(&SortKeyOp::Between("b".into(), "a".into()), "a"));
     assert_eq!("a".cmp("a\u{1}"), Ordering::Less);
 }
+
+mod ulid_bounds {
+    use dynakey_runtime::key::ulid;
+    use proptest::prelude::*;
+    use time::OffsetDateTime;
+
+    fn at(ms: i64) -> OffsetDateTime {
+        OffsetDateTime::from_unix_timestamp_nanos(ms as i128 * 1_000_000).unwrap()
+    }
+
+    proptest! {
+        /// ULID bounds sort by time: a millisecond's range lies below the
+        /// next one's, and the time reads back.
+        #[test]
+        fn bounds_sort_by_time(a in 0i64..253_402_300_799_000, b in 0i64..253_402_300_799_000) {
+            let (ta, tb) = (at(a), at(b));
+            prop_assert!(ulid::first(ta) < ulid::last(ta));
+            prop_assert_eq!(a < b, ulid::last(ta) < ulid::first(tb));
+            prop_assert_eq!(ulid::time_of(&ulid::first(ta)), Some(ta));
+        }
+    }
+}

@@ -6,6 +6,7 @@
 pub(crate) mod cond;
 pub(crate) mod formats;
 mod typed;
+pub mod ulid;
 pub mod uuid7;
 
 pub use cond::{SortKeyCondition, SortKeyOp};
