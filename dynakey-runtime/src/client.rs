@@ -291,7 +291,58 @@ pub(crate) fn check_size(meta: &EntityMeta, item: &Item) -> Result<(), Error> {
             key: key_text(meta, item).to_string(),
         });
     }
+    for (name, v) in item {
+        check_numbers(v, &mut name.clone()).map_err(|(path, n)| Error::Validation {
+            message: format!(
+                "{} {}: attribute `{path}` holds the number {n}, which DynamoDB cannot store (NaN, infinity, or more than 38 significant digits)",
+                meta.discriminator,
+                key_text(meta, item)
+            ),
+        })?;
+    }
     Ok(())
+}
+
+/// Significant digits of a DynamoDB number text (leading and trailing zeros
+/// do not count).
+fn significant_digits(n: &str) -> usize {
+    let mantissa = n.split(['e', 'E']).next().unwrap_or(n);
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    digits.trim_start_matches('0').trim_end_matches('0').len()
+}
+
+/// Refuses numbers DynamoDB cannot store, naming their path: a `u128` or
+/// `i128` can hold 39 digits, a float NaN or infinity.
+fn check_numbers(v: &AttributeValue, path: &mut String) -> Result<(), (String, String)> {
+    let bad =
+        |n: &String| significant_digits(n) > 38 || !n.parse::<f64>().is_ok_and(f64::is_finite);
+    match v {
+        AttributeValue::N(n) if bad(n) => Err((path.clone(), n.clone())),
+        AttributeValue::Ns(ns) => match ns.iter().find(|n| bad(n)) {
+            Some(n) => Err((path.clone(), n.clone())),
+            None => Ok(()),
+        },
+        AttributeValue::L(l) => {
+            for (i, x) in l.iter().enumerate() {
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                check_numbers(x, path)?;
+                path.truncate(len);
+            }
+            Ok(())
+        }
+        AttributeValue::M(m) => {
+            for (k, x) in m {
+                let len = path.len();
+                path.push('.');
+                path.push_str(k);
+                check_numbers(x, path)?;
+                path.truncate(len);
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
 }
 
 /// `Some(map)` unless empty.
