@@ -623,6 +623,12 @@ impl<E: Entity, K: KeyKind, D: Decoder> FanOut<E, K, D> {
         self.map(|q| q.limit(n))
     }
 
+    /// Items each partition reads per page (`Limit`), without capping the
+    /// total: pages still follow.
+    pub fn page_size(self, n: u32) -> Self {
+        self.map(|q| q.limit(n))
+    }
+
     /// Run the partitions one after another instead of concurrently (for
     /// comparison).
     pub fn sequential(mut self) -> Self {
@@ -673,6 +679,135 @@ impl<E: Entity, K: KeyKind, D: Decoder> FanOut<E, K, D> {
             }
         }
         Ok(out)
+    }
+
+    /// The items of every partition as one stream, merged in sort-key order
+    /// (descending too) without reading everything first: each partition is
+    /// read a page at a time, when the merge needs its next item, and the
+    /// first pages are fetched concurrently. Equal sort keys keep partition
+    /// order, as in [`FanOut::all`].
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use dynakey_runtime::testing::Note;
+    /// use dynakey_runtime::Entity;
+    /// use futures_util::TryStreamExt;
+    /// let local = dynakey_runtime::local::memory().unwrap();
+    /// let db = local.db("notes");
+    /// db.create_table(&[Note::META]).await.unwrap();
+    /// for (user, id) in [("ann", 3), ("bob", 1), ("ann", 2)] {
+    ///     db.put(&Note { user: user.into(), id, tag: None, text: String::new() }).await.unwrap();
+    /// }
+    /// let pks = vec![Note::pk("ann").unwrap(), Note::pk("bob").unwrap()];
+    /// let ids: Vec<u32> = db.query_many(pks).page_size(1).stream().map_ok(|n| n.id).try_collect().await.unwrap();
+    /// assert_eq!(ids, [1, 2, 3]);
+    /// # });
+    /// ```
+    pub fn stream(self) -> impl Stream<Item = Result<D::Out, Error>> + Send + 'static {
+        struct Part<E, K: KeyKind, D> {
+            q: Query<E, K, D>,
+            buf: VecDeque<Item>,
+            start: Option<Item>,
+            done: bool,
+        }
+        async fn fill<E: Entity, K: KeyKind, D: Decoder>(
+            p: &mut Part<E, K, D>,
+        ) -> Result<(), Error> {
+            while p.buf.is_empty() && !p.done {
+                let raw = p.q.fetch(p.start.take(), false).await?;
+                p.buf = raw.items.into();
+                p.done = raw.last.is_none();
+                p.start = raw.last;
+            }
+            Ok(())
+        }
+        struct St<E, K: KeyKind, D> {
+            parts: Vec<Part<E, K, D>>,
+            attr: Option<&'static str>,
+            forward: bool,
+            total: Option<usize>,
+            emitted: usize,
+            started: bool,
+            failed: bool,
+        }
+        let (attr, forward) = match self.queries.first() {
+            Some(q) => (q.sort_attr(), q.forward),
+            None => (None, true),
+        };
+        let st = St {
+            parts: self
+                .queries
+                .into_iter()
+                .map(|q| Part {
+                    q,
+                    buf: VecDeque::new(),
+                    start: None,
+                    done: false,
+                })
+                .collect(),
+            attr,
+            forward,
+            total: self.total,
+            emitted: 0,
+            started: false,
+            failed: false,
+        };
+        futures_util::stream::unfold(st, |mut st| async move {
+            if st.failed || st.total.is_some_and(|n| st.emitted >= n) {
+                return None;
+            }
+            if !st.started {
+                st.started = true;
+                if let Err(e) = try_join_all(st.parts.iter_mut().map(fill)).await {
+                    st.failed = true;
+                    return Some((Err(e), st));
+                }
+            }
+            loop {
+                let key = |it: &Item| match st.attr.and_then(|a| it.get(a)) {
+                    Some(AttributeValue::S(s)) => s.clone(),
+                    _ => String::new(),
+                };
+                // The partition whose next item sorts first; ties go to the
+                // earlier partition.
+                let mut best: Option<(usize, String)> = None;
+                for (i, p) in st.parts.iter().enumerate() {
+                    if let Some(it) = p.buf.front() {
+                        let k = key(it);
+                        let better = match &best {
+                            None => true,
+                            Some((_, b)) => {
+                                if st.forward {
+                                    k < *b
+                                } else {
+                                    k > *b
+                                }
+                            }
+                        };
+                        if better {
+                            best = Some((i, k));
+                        }
+                    }
+                }
+                let (i, _) = best?;
+                let item = st.parts[i].buf.pop_front()?;
+                if let Err(e) = fill(&mut st.parts[i]).await {
+                    st.failed = true;
+                    return Some((Err(e), st));
+                }
+                match st.parts[i].q.decoder.decode(&item) {
+                    Ok(Some(x)) => {
+                        st.emitted += 1;
+                        return Some((Ok(x), st));
+                    }
+                    Ok(None) => continue,
+                    Err(e) => {
+                        st.failed = true;
+                        return Some((Err(e), st));
+                    }
+                }
+            }
+        })
     }
 
     /// The sum of the partitions' counts.
