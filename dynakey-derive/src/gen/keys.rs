@@ -257,20 +257,40 @@ fn parse_fn(e: &Entity, k: &KeyModel) -> TokenStream {
     }
 }
 
+/// The public parameters of the fields of some keys, each field once in
+/// template order (`impl AsRef<str>` / `impl Borrow<T>`), and the lines
+/// rebinding them as plain references for the internal key functions.
+fn public_params<'a>(
+    e: &Entity,
+    keys: impl IntoIterator<Item = &'a KeyModel>,
+) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    let mut fields: Vec<usize> = Vec::new();
+    for k in keys {
+        for f in key_fields(k) {
+            if !fields.contains(&f) {
+                fields.push(f);
+            }
+        }
+    }
+    let params = fields
+        .iter()
+        .map(|&i| {
+            let f = &e.fields[i];
+            let id = &f.ident;
+            let t = arg_ty(f);
+            quote!(#id: #t)
+        })
+        .collect();
+    let rebinds = fields.iter().map(|&i| arg_rebind(&e.fields[i])).collect();
+    (params, rebinds)
+}
+
 /// The public partition-key function, e.g. `pk(org)` or `gsi1_pk(team)`.
 fn pk_fn(e: &Entity, k: &KeyModel) -> TokenStream {
     let p = private();
     let name = format_ident!("{}", k.fn_name);
-    let fields = key_fields(k);
-    let params = fields.iter().map(|&i| {
-        let f = &e.fields[i];
-        let id = &f.ident;
-        let t = arg_ty(f);
-        quote!(#id: #t)
-    });
-    let rebinds = fields.iter().map(|&i| arg_rebind(&e.fields[i]));
-    let call = internal_fn(k);
-    let args = fields.iter().map(|&i| &e.fields[i].ident);
+    let (params, rebinds) = public_params(e, [k]);
+    let call = call_text_fn(e, k, true);
     let kind = kind_ty(k.kind);
     let index = opt_str(&k.index);
     let attr = &k.attr;
@@ -289,7 +309,7 @@ fn pk_fn(e: &Entity, k: &KeyModel) -> TokenStream {
         #[allow(clippy::too_many_arguments)]
         pub fn #name(#(#params),*) -> ::core::result::Result<#p::PartitionKey<#ident, #kind>, #p::KeyFormatError> {
             #(#rebinds)*
-            ::core::result::Result::Ok(#p::PartitionKey::__new(#index, #attr, Self::#call(#(#args),*)?))
+            ::core::result::Result::Ok(#p::PartitionKey::__new(#index, #attr, #call))
         }
     }
 }
@@ -487,30 +507,14 @@ pub fn keys(e: &Entity, vis: &syn::Visibility) -> KeyCode {
     }
 
     // Table key: `key(..)` from the pk fields then the sk fields not in pk.
-    let mut fields = key_fields(&e.pk);
-    if let Some(sk) = &e.sk {
-        for f in key_fields(sk) {
-            if !fields.contains(&f) {
-                fields.push(f);
-            }
-        }
-    }
-    let params = fields.iter().map(|&i| {
-        let f = &e.fields[i];
-        let id = &f.ident;
-        let t = arg_ty(f);
-        quote!(#id: #t)
-    });
-    let rebinds = fields.iter().map(|&i| arg_rebind(&e.fields[i]));
-    let pk_call = internal_fn(&e.pk);
-    let pk_args = key_fields(&e.pk).into_iter().map(|i| &e.fields[i].ident);
+    let (params, rebinds) = public_params(e, std::iter::once(&e.pk).chain(e.sk.iter()));
+    let pk_call = call_text_fn(e, &e.pk, true);
     let pk_attr = &e.pk.attr;
     let sk = match &e.sk {
         Some(sk) => {
-            let call = internal_fn(sk);
-            let args = key_fields(sk).into_iter().map(|i| &e.fields[i].ident);
+            let call = call_text_fn(e, sk, true);
             let attr = &sk.attr;
-            quote!(::core::option::Option::Some((#attr, Self::#call(#(#args),*)?)))
+            quote!(::core::option::Option::Some((#attr, #call)))
         }
         None => quote!(::core::option::Option::None),
     };
@@ -528,34 +532,18 @@ pub fn keys(e: &Entity, vis: &syn::Visibility) -> KeyCode {
         #[allow(clippy::too_many_arguments)]
         pub fn key(#(#params),*) -> ::core::result::Result<#p::Key<#ident>, #p::KeyFormatError> {
             #(#rebinds)*
-            ::core::result::Result::Ok(#p::Key::__new(#pk_attr, Self::#pk_call(#(#pk_args),*)?, #sk))
+            ::core::result::Result::Ok(#p::Key::__new(#pk_attr, #pk_call, #sk))
         }
     });
 
     // Index keys: `<index>_key(..)` → (pk text, sk text).
     for ix in &e.indexes {
-        let mut fields = key_fields(&ix.pk);
-        if let Some(sk) = &ix.sk {
-            for f in key_fields(sk) {
-                if !fields.contains(&f) {
-                    fields.push(f);
-                }
-            }
-        }
-        let params = fields.iter().map(|&i| {
-            let f = &e.fields[i];
-            let id = &f.ident;
-            let t = arg_ty(f);
-            quote!(#id: #t)
-        });
-        let rebinds = fields.iter().map(|&i| arg_rebind(&e.fields[i]));
-        let pcall = internal_fn(&ix.pk);
-        let pargs = key_fields(&ix.pk).into_iter().map(|i| &e.fields[i].ident);
+        let (params, rebinds) = public_params(e, std::iter::once(&ix.pk).chain(ix.sk.iter()));
+        let pk_call = call_text_fn(e, &ix.pk, true);
         let sk = match &ix.sk {
             Some(sk) => {
-                let call = internal_fn(sk);
-                let args = key_fields(sk).into_iter().map(|i| &e.fields[i].ident);
-                quote!(::core::option::Option::Some(Self::#call(#(#args),*)?))
+                let call = call_text_fn(e, sk, true);
+                quote!(::core::option::Option::Some(#call))
             }
             None => quote!(::core::option::Option::None),
         };
@@ -569,7 +557,7 @@ pub fn keys(e: &Entity, vis: &syn::Visibility) -> KeyCode {
             #[allow(clippy::too_many_arguments)]
             pub fn #name(#(#params),*) -> ::core::result::Result<(#p::String, ::core::option::Option<#p::String>), #p::KeyFormatError> {
                 #(#rebinds)*
-                ::core::result::Result::Ok((Self::#pcall(#(#pargs),*)?, #sk))
+                ::core::result::Result::Ok((#pk_call, #sk))
             }
         });
     }
