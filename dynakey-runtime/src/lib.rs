@@ -40,7 +40,7 @@ pub use key::{
     uuid7, Global, Key, KeyDecimal, KeyKind, KeyPadded, KeyPartError, KeyReverse, KeySigned,
     KeyText, Local, PartitionKey, SortKeyCondition, SortKeyOp, Table,
 };
-pub use query::{AnyOf, Decoder, FanOut, KeysOnly, Page, Query, Scan, Typed};
+pub use query::{AnyOf, ConsistentRead, Decoder, FanOut, KeysOnly, Page, Query, Scan, Typed};
 pub use transact::{Slot, TransactGet, TransactGetOutput, TransactWrite};
 pub use union::EntityUnion;
 pub use update::{Field, IntoField, TypedUpdate, UpdateParts};

@@ -305,17 +305,24 @@ impl<E: Entity, K: KeyKind, U: EntityUnion> Query<E, K, AnyOf<U>> {
     }
 }
 
-impl<E: Entity, D: Decoder> Query<E, Table, D> {
-    /// A strongly consistent read (table and local indexes only).
-    pub fn consistent(mut self) -> Self {
-        self.consistent = true;
-        self
-    }
-}
+/// Keys a strongly consistent read can go through: the table's and a local
+/// index's. A global index is eventually consistent, so
+/// `query(E::gsi1_pk(..)).consistent()` does not compile (DYNA401).
+#[diagnostic::on_unimplemented(
+    message = "DYNA401: a global secondary index cannot be read consistently",
+    label = "this query reads a global index, which DynamoDB keeps eventually consistent",
+    note = "read the table (or a local index) when the read must see the latest write; the item enters, moves in or leaves a global index a moment after the write"
+)]
+pub trait ConsistentRead: KeyKind {}
+impl ConsistentRead for Table {}
+impl ConsistentRead for Local {}
 
-impl<E: Entity, D: Decoder> Query<E, Local, D> {
+impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
     /// A strongly consistent read (table and local indexes only).
-    pub fn consistent(mut self) -> Self {
+    pub fn consistent(mut self) -> Self
+    where
+        K: ConsistentRead,
+    {
         self.consistent = true;
         self
     }
