@@ -90,69 +90,6 @@ pub fn str_part(
     Ok(())
 }
 
-/// A field in its plain text form.
-#[inline]
-pub fn text_part<T: KeyText>(
-    out: &mut String,
-    v: &T,
-    cx: &Cx,
-    field: &'static str,
-    delim: Option<char>,
-) -> Result<(), KeyFormatError> {
-    let start = out.len();
-    v.write_text(out).map_err(|e| cx.err(field, e))?;
-    check_part(cx, field, &out[start..], delim)
-}
-
-/// A field under `d<w>`.
-#[inline]
-pub fn padded_part<T: KeyPadded>(
-    out: &mut String,
-    v: &T,
-    width: u32,
-    cx: &Cx,
-    field: &'static str,
-) -> Result<(), KeyFormatError> {
-    v.write_padded(width, out).map_err(|e| cx.err(field, e))
-}
-
-/// A field under `n<w>`.
-#[inline]
-pub fn signed_part<T: KeySigned>(
-    out: &mut String,
-    v: &T,
-    width: u32,
-    cx: &Cx,
-    field: &'static str,
-) -> Result<(), KeyFormatError> {
-    v.write_signed(width, out).map_err(|e| cx.err(field, e))
-}
-
-/// A field under `n<w>.<p>`.
-#[inline]
-pub fn decimal_part<T: KeyDecimal>(
-    out: &mut String,
-    v: &T,
-    width: u32,
-    places: u32,
-    cx: &Cx,
-    field: &'static str,
-) -> Result<(), KeyFormatError> {
-    v.write_decimal(width, places, out)
-        .map_err(|e| cx.err(field, e))
-}
-
-/// A field under `rev`.
-#[inline]
-pub fn reverse_part<T: KeyReverse>(
-    out: &mut String,
-    v: &T,
-    cx: &Cx,
-    field: &'static str,
-) -> Result<(), KeyFormatError> {
-    v.write_reverse(out).map_err(|e| cx.err(field, e))
-}
-
 /// Refuses a key that came out empty.
 #[inline]
 pub fn non_empty(s: String, cx: &Cx) -> Result<String, KeyFormatError> {
@@ -188,61 +125,6 @@ pub fn end(rest: &str, cx: &Cx) -> Result<(), KeyFormatError> {
         Err(cx.malformed("", rest, "the end of the key".to_owned()))
     }
 }
-
-/// Parsing a plain text part.
-pub fn parse_text<T: KeyText>(s: &str, cx: &Cx, field: &'static str) -> Result<T, KeyFormatError> {
-    T::parse_text(s).map_err(|e| cx.err(field, e))
-}
-/// Parsing a `d<w>` part.
-pub fn parse_padded<T: KeyPadded>(
-    s: &str,
-    width: u32,
-    cx: &Cx,
-    field: &'static str,
-) -> Result<T, KeyFormatError> {
-    T::parse_padded(s, width).map_err(|e| cx.err(field, e))
-}
-/// Parsing an `n<w>` part.
-pub fn parse_signed<T: KeySigned>(
-    s: &str,
-    width: u32,
-    cx: &Cx,
-    field: &'static str,
-) -> Result<T, KeyFormatError> {
-    T::parse_signed(s, width).map_err(|e| cx.err(field, e))
-}
-/// Parsing an `n<w>.<p>` part.
-pub fn parse_decimal<T: KeyDecimal>(
-    s: &str,
-    width: u32,
-    places: u32,
-    cx: &Cx,
-    field: &'static str,
-) -> Result<T, KeyFormatError> {
-    T::parse_decimal(s, width, places).map_err(|e| cx.err(field, e))
-}
-/// Parsing a `rev` part.
-pub fn parse_reverse<T: KeyReverse>(
-    s: &str,
-    cx: &Cx,
-    field: &'static str,
-) -> Result<T, KeyFormatError> {
-    T::parse_reverse(s).map_err(|e| cx.err(field, e))
-}
-
-/// Compile-time checks: a field type must have the trait of its format.
-/// The derive calls these with the field's span so the error points at it.
-pub const fn assert_key_text<T: KeyText>() {}
-/// See [`assert_key_text`].
-pub const fn assert_key_padded<T: KeyPadded>() {}
-/// See [`assert_key_text`].
-pub const fn assert_key_signed<T: KeySigned>() {}
-/// See [`assert_key_text`].
-pub const fn assert_key_decimal<T: KeyDecimal>() {}
-/// See [`assert_key_text`].
-pub const fn assert_key_reverse<T: KeyReverse>() {}
-/// See [`assert_key_text`].
-pub const fn assert_attr<T: Attr>() {}
 
 pub use std::sync::OnceLock;
 

@@ -8,7 +8,7 @@
 use std::cmp::Ordering;
 use std::fmt::Debug;
 
-use dynakey_runtime::__private::{bounds, padded_part, str_part, Cx};
+use dynakey_runtime::__private::{bounds, str_part, Cx};
 use dynakey_runtime::{
     uuid7, KeyDecimal, KeyFormatReason, KeyPadded, KeyReverse, KeySigned, KeyText, SortKeyOp,
 };
@@ -1008,7 +1008,7 @@ fn site_key(a: &str, b: &str, n: u32) -> Result<String, dynakey_runtime::KeyForm
     s.push('#');
     str_part(&mut s, b, &CX, "city", Some('#'))?;
     s.push_str("#EMP#");
-    padded_part(&mut s, &n, 6, &CX, "number")?;
+    n.write_padded(6, &mut s).map_err(|e| CX.err("number", e))?;
     Ok(s)
 }
 
