@@ -4,21 +4,13 @@
 //! `DYNAKEY_ENDPOINT=http://127.0.0.1:8000` it runs against that server
 //! (and deletes its tables afterwards).
 
-use dynakey::local;
 use dynakey_examples::recipes::adjacency;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let local = local::from_env()?;
-    let db = local.db(dynakey_examples::table_name(adjacency::RECIPE.name));
-    adjacency::setup(&db).await?;
-    let report = adjacency::run(&db).await?;
-    println!(
-        "== {} ({})\n{report}",
-        adjacency::RECIPE.name,
-        adjacency::RECIPE.seed
-    );
-    let tables = (adjacency::RECIPE.tables)(&db);
-    dynakey_examples::finish(&local, &tables.iter().collect::<Vec<_>>()).await?;
+    let local = dynakey::local::from_env()?;
+    let recipe = &adjacency::RECIPE;
+    let report = dynakey_examples::run_recipe(&local, recipe).await?;
+    println!("== {} ({})\n{report}", recipe.name, recipe.seed);
     Ok(())
 }

@@ -4,21 +4,13 @@
 //! `DYNAKEY_ENDPOINT=http://127.0.0.1:8000` it runs against that server
 //! (and deletes its tables afterwards).
 
-use dynakey::local;
 use dynakey_examples::recipes::index_overloading;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let local = local::from_env()?;
-    let db = local.db(dynakey_examples::table_name(index_overloading::RECIPE.name));
-    index_overloading::setup(&db).await?;
-    let report = index_overloading::run(&db).await?;
-    println!(
-        "== {} ({})\n{report}",
-        index_overloading::RECIPE.name,
-        index_overloading::RECIPE.seed
-    );
-    let tables = (index_overloading::RECIPE.tables)(&db);
-    dynakey_examples::finish(&local, &tables.iter().collect::<Vec<_>>()).await?;
+    let local = dynakey::local::from_env()?;
+    let recipe = &index_overloading::RECIPE;
+    let report = dynakey_examples::run_recipe(&local, recipe).await?;
+    println!("== {} ({})\n{report}", recipe.name, recipe.seed);
     Ok(())
 }

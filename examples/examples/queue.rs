@@ -4,21 +4,13 @@
 //! `DYNAKEY_ENDPOINT=http://127.0.0.1:8000` it runs against that server
 //! (and deletes its tables afterwards).
 
-use dynakey::local;
 use dynakey_examples::recipes::queue;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let local = local::from_env()?;
-    let db = local.db(dynakey_examples::table_name(queue::RECIPE.name));
-    queue::setup(&db).await?;
-    let report = queue::run(&db).await?;
-    println!(
-        "== {} ({})\n{report}",
-        queue::RECIPE.name,
-        queue::RECIPE.seed
-    );
-    let tables = (queue::RECIPE.tables)(&db);
-    dynakey_examples::finish(&local, &tables.iter().collect::<Vec<_>>()).await?;
+    let local = dynakey::local::from_env()?;
+    let recipe = &queue::RECIPE;
+    let report = dynakey_examples::run_recipe(&local, recipe).await?;
+    println!("== {} ({})\n{report}", recipe.name, recipe.seed);
     Ok(())
 }

@@ -4,21 +4,13 @@
 //! `DYNAKEY_ENDPOINT=http://127.0.0.1:8000` it runs against that server
 //! (and deletes its tables afterwards).
 
-use dynakey::local;
 use dynakey_examples::recipes::soft_delete;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let local = local::from_env()?;
-    let db = local.db(dynakey_examples::table_name(soft_delete::RECIPE.name));
-    soft_delete::setup(&db).await?;
-    let report = soft_delete::run(&db).await?;
-    println!(
-        "== {} ({})\n{report}",
-        soft_delete::RECIPE.name,
-        soft_delete::RECIPE.seed
-    );
-    let tables = (soft_delete::RECIPE.tables)(&db);
-    dynakey_examples::finish(&local, &tables.iter().collect::<Vec<_>>()).await?;
+    let local = dynakey::local::from_env()?;
+    let recipe = &soft_delete::RECIPE;
+    let report = dynakey_examples::run_recipe(&local, recipe).await?;
+    println!("== {} ({})\n{report}", recipe.name, recipe.seed);
     Ok(())
 }

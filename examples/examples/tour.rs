@@ -23,15 +23,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut summary = Vec::new();
     let started = Instant::now();
     for recipe in ALL {
-        let db = local.db(dynakey_examples::table_name(recipe.name));
         println!("== {} — {}", recipe.name, recipe.about);
         println!("   seed {}", recipe.seed);
         let t = Instant::now();
-        let report = (recipe.run)(db.clone()).await?;
+        let report = dynakey_examples::run_recipe(&local, recipe).await?;
         let ms = t.elapsed().as_millis();
         println!("{report}");
-        let tables = (recipe.tables)(&db);
-        dynakey_examples::finish(&local, &tables.iter().collect::<Vec<_>>()).await?;
         summary.push((recipe.name, ms));
     }
     println!("== summary");

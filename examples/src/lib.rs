@@ -41,6 +41,17 @@ pub async fn finish(local: &Local, tables: &[&Db]) -> Result<(), Error> {
     Ok(())
 }
 
+/// Runs one recipe on `local`: a fresh table, the recipe, its tables
+/// deleted afterwards on an external endpoint; returns the rendered report.
+/// What each example program and the tour do.
+pub async fn run_recipe(local: &Local, recipe: &recipes::Recipe) -> Result<String, Error> {
+    let db = local.db(table_name(recipe.name));
+    let report = (recipe.run)(db.clone()).await?;
+    let tables = (recipe.tables)(&db);
+    finish(local, &tables.iter().collect::<Vec<_>>()).await?;
+    Ok(report)
+}
+
 /// The item stored at `key` exactly as DynamoDB holds it (every attribute,
 /// the key attributes included), read consistently; for checking stored
 /// shapes.
