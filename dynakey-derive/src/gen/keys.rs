@@ -45,6 +45,14 @@ pub fn ref_ty(f: &Field) -> TokenStream {
     }
 }
 
+/// " of index `GSI1`" for an index key, nothing for the table's (docs).
+fn of_index(k: &KeyModel) -> String {
+    k.index
+        .as_ref()
+        .map(|i| format!(" of index `{i}`"))
+        .unwrap_or_default()
+}
+
 fn kind_ty(k: KeyKind) -> TokenStream {
     let p = private();
     match k {
@@ -299,10 +307,7 @@ fn pk_fn(e: &Entity, k: &KeyModel) -> TokenStream {
         "The partition key `{}` = \"{}\"{}.",
         k.attr,
         k.template,
-        k.index
-            .as_ref()
-            .map(|i| format!(" of index `{i}`"))
-            .unwrap_or_default()
+        of_index(k)
     );
     quote! {
         #[doc = #doc]
@@ -460,10 +465,7 @@ fn cond_chain(e: &Entity, k: &KeyModel, vis: &syn::Visibility) -> (TokenStream, 
         "Sort-key conditions on `{}` = \"{}\"{}.",
         k.attr,
         k.template,
-        k.index
-            .as_ref()
-            .map(|i| format!(" of index `{i}`"))
-            .unwrap_or_default()
+        of_index(k)
     );
     let entry = quote! {
         #[doc = #doc]
