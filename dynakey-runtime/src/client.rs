@@ -260,10 +260,7 @@ pub(crate) fn versioned<E: Entity>(
         Condition::attr(attr).eq(AttributeValue::N(version.to_string()))
     };
     item.insert(attr.to_owned(), next);
-    Ok(Some(match cond {
-        Some(c) => c.and(check),
-        None => check,
-    }))
+    Ok(Some(Condition::join(cond, check)))
 }
 
 /// The version an item was read at and the attribute of the next one.
@@ -413,10 +410,7 @@ impl<E: Entity> Put<E> {
 
     /// Only when `cond` holds (and-ed with any condition already set).
     pub fn condition(mut self, cond: Condition) -> Self {
-        self.cond = Some(match self.cond.take() {
-            Some(c) => c.and(cond),
-            None => cond,
-        });
+        self.cond = Some(Condition::join(self.cond.take(), cond));
         self
     }
 
@@ -557,10 +551,7 @@ impl<E: Entity> Delete<E> {
 
     /// Only when `cond` holds.
     pub fn condition(mut self, cond: Condition) -> Self {
-        self.cond = Some(match self.cond.take() {
-            Some(c) => c.and(cond),
-            None => cond,
-        });
+        self.cond = Some(Condition::join(self.cond.take(), cond));
         self
     }
 
@@ -657,10 +648,7 @@ impl<E: Entity> UpdateItem<E> {
 
     /// Only when `cond` holds.
     pub fn condition(mut self, cond: Condition) -> Self {
-        self.cond = Some(match self.cond.take() {
-            Some(c) => c.and(cond),
-            None => cond,
-        });
+        self.cond = Some(Condition::join(self.cond.take(), cond));
         self
     }
 

@@ -422,6 +422,22 @@ impl Condition {
         Condition::And(Box::new(self), Box::new(other))
     }
 
+    /// `existing AND next`, or `next` alone when there is nothing yet: how
+    /// builders add a condition to the one they hold.
+    ///
+    /// ```
+    /// use dynakey_runtime::expr::Condition;
+    /// let one = Condition::join(None, Condition::attr("a").exists());
+    /// let two = Condition::join(Some(one.clone()), Condition::attr("b").exists());
+    /// assert_eq!(two, one.and(Condition::attr("b").exists()));
+    /// ```
+    pub fn join(existing: Option<Condition>, next: Condition) -> Self {
+        match existing {
+            Some(c) => c.and(next),
+            None => next,
+        }
+    }
+
     /// Either condition.
     pub fn or(self, other: Condition) -> Self {
         Condition::Or(Box::new(self), Box::new(other))

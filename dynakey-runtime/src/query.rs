@@ -362,10 +362,7 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
 
     /// An extra filter on the items read.
     pub fn filter(mut self, cond: Condition) -> Self {
-        self.filter = Some(match self.filter.take() {
-            Some(c) => c.and(cond),
-            None => cond,
-        });
+        self.filter = Some(Condition::join(self.filter.take(), cond));
         self
     }
 
@@ -898,10 +895,7 @@ impl<E: Entity, D: Decoder> Scan<E, D> {
 
     /// An extra filter.
     pub fn filter(mut self, cond: Condition) -> Self {
-        self.filter = Some(match self.filter.take() {
-            Some(c) => c.and(cond),
-            None => cond,
-        });
+        self.filter = Some(Condition::join(self.filter.take(), cond));
         self
     }
 

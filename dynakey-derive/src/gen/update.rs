@@ -511,10 +511,7 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
             /// the update bumps it by one either way.
             pub fn if_version(mut self, version: #inner) -> Self {
                 let __c = #p::Condition::attr(#attr).eq(version);
-                self.__cond = ::core::option::Option::Some(match self.__cond.take() {
-                    ::core::option::Option::Some(c) => c.and(__c),
-                    ::core::option::Option::None => __c,
-                });
+                self.__cond = ::core::option::Option::Some(#p::Condition::join(self.__cond.take(), __c));
                 self
             }
         });
@@ -522,10 +519,7 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
     methods.push(quote! {
         /// Adds a condition (joined with AND to any other).
         pub fn condition(mut self, cond: #p::Condition) -> Self {
-            self.__cond = ::core::option::Option::Some(match self.__cond.take() {
-                ::core::option::Option::Some(c) => c.and(cond),
-                ::core::option::Option::None => cond,
-            });
+            self.__cond = ::core::option::Option::Some(#p::Condition::join(self.__cond.take(), cond));
             self
         }
     });
