@@ -289,13 +289,15 @@ pub(crate) fn check_size(meta: &EntityMeta, item: &Item) -> Result<(), Error> {
         });
     }
     for (name, v) in item {
-        check_numbers(v, &mut name.clone()).map_err(|(path, n)| Error::Validation {
-            message: format!(
-                "{} {}: attribute `{path}` holds the number {n}, which DynamoDB cannot store (NaN, infinity, or more than 38 significant digits)",
-                meta.discriminator,
-                key_text(meta, item)
-            ),
-        })?;
+        if let Some((below, n)) = bad_number(v) {
+            return Err(Error::Validation {
+                message: format!(
+                    "{} {}: attribute `{name}{below}` holds the number {n}, which DynamoDB cannot store (NaN, infinity, or more than 38 significant digits)",
+                    meta.discriminator,
+                    key_text(meta, item)
+                ),
+            });
+        }
     }
     Ok(())
 }
@@ -308,37 +310,26 @@ fn significant_digits(n: &str) -> usize {
     digits.trim_start_matches('0').trim_end_matches('0').len()
 }
 
-/// Refuses numbers DynamoDB cannot store, naming their path: a `u128` or
-/// `i128` can hold 39 digits, a float NaN or infinity.
-fn check_numbers(v: &AttributeValue, path: &mut String) -> Result<(), (String, String)> {
+/// A number DynamoDB cannot store inside `v` (a `u128` or `i128` can hold
+/// 39 digits, a float NaN or infinity): its path below `v` and its text.
+/// Allocates nothing unless it finds one (this runs on every write).
+fn bad_number(v: &AttributeValue) -> Option<(String, String)> {
     let bad =
         |n: &String| significant_digits(n) > 38 || !n.parse::<f64>().is_ok_and(f64::is_finite);
     match v {
-        AttributeValue::N(n) if bad(n) => Err((path.clone(), n.clone())),
-        AttributeValue::Ns(ns) => match ns.iter().find(|n| bad(n)) {
-            Some(n) => Err((path.clone(), n.clone())),
-            None => Ok(()),
-        },
-        AttributeValue::L(l) => {
-            for (i, x) in l.iter().enumerate() {
-                let len = path.len();
-                path.push_str(&format!("[{i}]"));
-                check_numbers(x, path)?;
-                path.truncate(len);
-            }
-            Ok(())
-        }
-        AttributeValue::M(m) => {
-            for (k, x) in m {
-                let len = path.len();
-                path.push('.');
-                path.push_str(k);
-                check_numbers(x, path)?;
-                path.truncate(len);
-            }
-            Ok(())
-        }
-        _ => Ok(()),
+        AttributeValue::N(n) if bad(n) => Some((String::new(), n.clone())),
+        AttributeValue::Ns(ns) => ns
+            .iter()
+            .find(|n| bad(n))
+            .map(|n| (String::new(), n.clone())),
+        AttributeValue::L(l) => l
+            .iter()
+            .enumerate()
+            .find_map(|(i, x)| bad_number(x).map(|(p, n)| (format!("[{i}]{p}"), n))),
+        AttributeValue::M(m) => m
+            .iter()
+            .find_map(|(k, x)| bad_number(x).map(|(p, n)| (format!(".{k}{p}"), n))),
+        _ => None,
     }
 }
 
