@@ -64,7 +64,13 @@ pub struct RawField {
     pub version: bool,
 }
 
-const CONTAINER_OPTIONS: &[&str] = &["entity", "discriminator_attr", "pk_attr", "sk_attr"];
+const CONTAINER_OPTIONS: &[&str] = &[
+    "entity",
+    "discriminator_attr",
+    "pk_attr",
+    "sk_attr",
+    "crate",
+];
 const FIELD_OPTIONS: &[&str] = &["rename", "omit_empty", "skip", "serde", "ttl", "version"];
 const GSI_OPTIONS: &[&str] = &["pk", "sk", "sparse", "pk_attr", "sk_attr"];
 const LSI_OPTIONS: &[&str] = &["sk", "sk_attr"];
@@ -103,6 +109,8 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> RawContainer {
                     .map(|i| i.to_string())
                     .unwrap_or_default();
                 match key.as_str() {
+                    // Read by `crate_path` before anything else.
+                    "crate" => skip_value(&meta)?,
                     "entity" | "discriminator_attr" | "pk_attr" | "sk_attr" => {
                         let lit = string_value(&meta)?;
                         let v = Some((lit.value(), lit.span()));
@@ -173,6 +181,10 @@ impl SpanOrCall for syn::Path {
 fn skip_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
     if meta.input.peek(Token![=]) {
         let _: syn::Expr = meta.value()?.parse()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let content;
+        syn::parenthesized!(content in meta.input);
+        let _: proc_macro2::TokenStream = content.parse()?;
     }
     Ok(())
 }
@@ -257,6 +269,32 @@ pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> RawField {
         if let Err(e) = r {
             cx.push(e);
         }
+    }
+    out
+}
+
+/// `#[dynamo(crate = "path")]`: where generated code finds the runtime
+/// (`::dynakey` by default). Read before the rest of the container's
+/// options, since every generator needs it; those parsers skip it.
+pub fn crate_path(cx: &Ctxt, attrs: &[Attribute]) -> Option<syn::Path> {
+    let mut out = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("dynamo")) {
+        // Only `crate` is read here; other options (and their errors) are
+        // the container parser's.
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("crate") {
+                match string_value(&meta).and_then(|l| l.parse::<syn::Path>()) {
+                    Ok(p) => out = Some(p),
+                    Err(e) => cx.push(syn::Error::new(
+                        e.span(),
+                        "DYNA112: `crate` takes a path in a string, as in #[dynamo(crate = \"::dynakey\")]",
+                    )),
+                }
+            } else {
+                skip_value(&meta)?;
+            }
+            Ok(())
+        });
     }
     out
 }

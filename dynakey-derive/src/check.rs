@@ -10,7 +10,7 @@ use syn::{Data, DeriveInput, Fields};
 
 use crate::attr::{self, IndexKind, RawContainer, TemplateLit};
 use crate::ctxt::Ctxt;
-use crate::model::{Entity, Field, IndexModel, KeyKind, KeyModel, Part};
+use crate::model::{Entity, Field, IndexModel, KeyKind, KeyModel, KeyRole, Part};
 use crate::render::{did_you_mean, Diag};
 use crate::template::{scan, Format, Segment};
 use crate::types::{self, TypeKind};
@@ -345,14 +345,20 @@ impl KeyCtx<'_> {
                         p.range.clone(),
                         is_sort,
                     );
-                    let next_lit = match segments.get(i + 1) {
-                        Some(Segment::Lit(l)) => Some(l.clone()),
-                        _ => None,
-                    };
+                    if p.format == Format::Path && i + 1 < segments.len() {
+                        diag(
+                            cx,
+                            tpl,
+                            "DYNA105",
+                            format!("`<{}:path>` is followed by more of the template, so the key cannot be parsed back: a path may hold any text", p.name),
+                            p.range.clone(),
+                            Some("end the template with the `path` field, or drop `:path` so the value is escaped".into()),
+                        );
+                        ok = false;
+                    }
                     parts.push(Part::Field {
                         field: idx,
                         format: p.format,
-                        next_lit,
                     });
                 }
             }
@@ -364,6 +370,11 @@ impl KeyCtx<'_> {
             parts,
             fn_name,
             kind,
+            role: if is_sort {
+                KeyRole::Sort
+            } else {
+                KeyRole::Partition
+            },
             index,
         })
     }
@@ -390,6 +401,20 @@ impl KeyCtx<'_> {
         }
         };
         match format {
+            Format::Path if !matches!(k, TypeKind::String | TypeKind::Other) => {
+                diag(
+                    cx,
+                    tpl,
+                    "DYNA107",
+                    format!(
+                        "format `path` keeps text as it is, and `{name}` is {}",
+                        describe(k)
+                    ),
+                    frange,
+                    Some(format!("drop the format: `<{name}>`")),
+                );
+                false
+            }
             Format::Text if is_sort && k.is_number() => {
                 diag(
                     cx,
@@ -497,44 +522,81 @@ impl KeyCtx<'_> {
         }
     }
 
-    /// DYNA115: a field's delimiter (the first character of the literal after
-    /// it) must sort below what values and literals hold, or the order of the
-    /// key text stops being the order of the fields.
+    /// Whether the text of `<name:format>` varies in width (and so is
+    /// escaped and ended by its delimiter). Types the derive cannot classify
+    /// count as varying: the stricter rule.
+    fn varies(&self, name: &str, format: Format) -> bool {
+        let kind = self
+            .fields
+            .iter()
+            .find(|f| f.ident == name)
+            .map_or(TypeKind::Other, |f| f.kind);
+        !format.fixed_width()
+            && !matches!(kind, TypeKind::Uuid | TypeKind::Date | TypeKind::DateTime)
+    }
+
+    /// DYNA115 and the literal rules. The literal after a field of varying
+    /// width starts with its delimiter, which must sort below digits and
+    /// letters (`#`, `-`, `.`, `/`, `!`, a space…): escaping then keeps
+    /// every character of a value above it, so keys sort as their values.
+    /// After a fixed-width field any character may follow. Literals hold
+    /// no control characters and no U+10FFFF.
     fn check_delimiters(
         &self,
         tpl: &TemplateLit,
         segments: &[Segment],
         ranges: &[Range<usize>],
     ) -> bool {
+        let mut ok = true;
         let mut delims = Vec::new();
         for (i, s) in segments.iter().enumerate() {
-            if let (Segment::Field(_), Some(Segment::Lit(l))) = (s, segments.get(i + 1)) {
+            if let (Segment::Field(p), Some(Segment::Lit(l))) = (s, segments.get(i + 1)) {
+                if !self.varies(&p.name, p.format) {
+                    continue;
+                }
                 if let Some(d) = l.chars().next() {
-                    delims.push((d, ranges[i + 1].start));
+                    delims.push((d, ranges[i + 1].start, p.name.clone()));
                 }
             }
         }
-        let mut ok = true;
-        for &(d, at) in &delims {
-            if d >= '0' {
+        for (d, at, name) in &delims {
+            if *d >= '0' {
                 diag(
                     self.cx,
                     tpl,
                     "DYNA115",
-                    format!("the delimiter `{d}` sorts above digits, so values holding digits (or letters) sort out of the order of the fields"),
-                    at..at + d.len_utf8(),
-                    Some("start the literal after a placeholder with `#`, which sorts below letters and digits".into()),
+                    format!("the delimiter `{d}` after `<{name}>` sorts above digits, so values holding digits (or letters) sort out of the order of the fields"),
+                    *at..*at + d.len_utf8(),
+                    Some("start the literal after a text field with a character below `0`, such as `#`; any character may follow a fixed-width field (`d6`, `n4`, a date, a uuid)".into()),
                 );
                 ok = false;
             }
         }
-        let Some(&(lowest, _)) = delims.iter().min_by_key(|(d, _)| *d) else {
+        for (i, s) in segments.iter().enumerate() {
+            if let Segment::Lit(l) = s {
+                for (off, c) in l.char_indices() {
+                    if c < ' ' || c == '\u{10FFFF}' {
+                        let at = ranges[i].start + off;
+                        diag(
+                            self.cx,
+                            tpl,
+                            "DYNA100",
+                            format!("the literal holds {c:?}, which a key cannot hold"),
+                            at..at + c.len_utf8(),
+                            Some("use printable characters in key literals".into()),
+                        );
+                        ok = false;
+                    }
+                }
+            }
+        }
+        let Some(&(lowest, _, _)) = delims.iter().min_by_key(|(d, _, _)| *d) else {
             return ok;
         };
         for (i, s) in segments.iter().enumerate() {
             if let Segment::Lit(l) = s {
                 for (off, c) in l.char_indices() {
-                    if c < lowest {
+                    if c >= ' ' && c < lowest {
                         let at = ranges[i].start + off;
                         diag(
                             self.cx,

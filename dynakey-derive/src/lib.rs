@@ -24,6 +24,7 @@ use syn::{parse_macro_input, DeriveInput};
 pub fn derive_entity(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     let cx = ctxt::Ctxt::new();
+    let _scope = gen::CrateScope::enter(attr::crate_path(&cx, &input.attrs));
     match check::entity(&cx, &input) {
         Some(model) if !cx.has_errors() => gen::entity::expand(&model, &input.vis).into(),
         _ => {
@@ -40,6 +41,7 @@ pub fn derive_entity(input: TokenStream) -> TokenStream {
 pub fn derive_value(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     let cx = ctxt::Ctxt::new();
+    let _scope = gen::CrateScope::enter(attr::crate_path(&cx, &input.attrs));
     match gen::value::expand(&cx, &input) {
         Some(ts) if !cx.has_errors() => ts.into(),
         _ => cx.into_compile_errors().into(),
@@ -49,10 +51,11 @@ pub fn derive_value(input: TokenStream) -> TokenStream {
 /// Derives `dynakey::EntityUnion` for an enum whose variants each hold one
 /// entity type, so one query decodes every item of a shared partition into
 /// its own type: `enum UserPartition { Member(Member), Membership(Membership) }`.
-#[proc_macro_derive(DynamoUnion)]
+#[proc_macro_derive(DynamoUnion, attributes(dynamo))]
 pub fn derive_union(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     let cx = ctxt::Ctxt::new();
+    let _scope = gen::CrateScope::enter(attr::crate_path(&cx, &input.attrs));
     match gen::union::expand(&cx, &input) {
         Some(ts) if !cx.has_errors() => ts.into(),
         _ => cx.into_compile_errors().into(),
@@ -69,6 +72,7 @@ pub fn derive_union(input: TokenStream) -> TokenStream {
 pub fn derive_table(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     let cx = ctxt::Ctxt::new();
+    let _scope = gen::CrateScope::enter(attr::crate_path(&cx, &input.attrs));
     match gen::table::expand(&cx, &input) {
         Some(ts) if !cx.has_errors() => ts.into(),
         _ => cx.into_compile_errors().into(),

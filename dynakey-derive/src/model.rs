@@ -40,12 +40,16 @@ pub enum KeyKind {
 #[derive(Clone)]
 pub enum Part {
     Lit(String),
-    Field {
-        field: usize,
-        format: Format,
-        /// The literal that follows, used to split the key when parsing it.
-        next_lit: Option<String>,
-    },
+    Field { field: usize, format: Format },
+}
+
+/// Which key of the item a template fills.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum KeyRole {
+    /// A partition key (the table's or an index's): typed by `pk(..)`.
+    Partition,
+    /// A sort key: queried through a condition chain.
+    Sort,
 }
 
 #[derive(Clone)]
@@ -56,6 +60,7 @@ pub struct KeyModel {
     /// `pk`, `sk`, `gsi1_pk`, …: the name of the generated functions.
     pub fn_name: String,
     pub kind: KeyKind,
+    pub role: KeyRole,
     pub index: Option<String>,
 }
 

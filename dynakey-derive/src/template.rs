@@ -17,6 +17,19 @@ pub enum Format {
     Decimal(u32, u32),
     /// `rev`: reverse timestamp.
     Reverse,
+    /// `path`: a last field stored as it is, delimiters included.
+    Path,
+}
+
+impl Format {
+    /// Whether the format fixes the width of the text (so any delimiter can
+    /// follow it).
+    pub fn fixed_width(self) -> bool {
+        matches!(
+            self,
+            Format::Padded(_) | Format::Signed(_) | Format::Decimal(..) | Format::Reverse
+        )
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -46,7 +59,7 @@ pub struct SyntaxError {
 }
 
 /// The formats a user can write, for "did you mean".
-pub const KNOWN_FORMATS: &[&str] = &["d6", "n4", "n8.2", "rev"];
+pub const KNOWN_FORMATS: &[&str] = &["d6", "n4", "n8.2", "rev", "path"];
 
 /// Splits a template into literals and placeholders; reports every syntax
 /// error rather than the first.
@@ -156,6 +169,9 @@ fn parse_format(f: &str) -> Result<Format, String> {
     if f == "rev" {
         return Ok(Format::Reverse);
     }
+    if f == "path" {
+        return Ok(Format::Path);
+    }
     if let Some(w) = f.strip_prefix('d').and_then(width) {
         return if (1..=38).contains(&w) {
             Ok(Format::Padded(w))
@@ -193,7 +209,7 @@ fn format_help(f: &str) -> String {
         .map(|k| (strsim::levenshtein(k, f), *k))
         .min()
         .filter(|(d, _)| *d <= 1);
-    let list = "formats are `d<w>` (zero-padded unsigned), `n<w>` (signed), `n<w>.<p>` (signed decimal) and `rev` (reverse timestamp)";
+    let list = "formats are `d<w>` (zero-padded unsigned), `n<w>` (signed), `n<w>.<p>` (signed decimal), `rev` (reverse timestamp) and `path` (a last string field kept as it is)";
     match best {
         Some((_, k)) => format!("did you mean `{k}`? {list}"),
         None => list.to_owned(),

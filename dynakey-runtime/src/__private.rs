@@ -14,117 +14,10 @@ pub use crate::entity::{Entity, EntityMeta, FieldMeta, IndexKind, IndexMeta, Key
 pub use crate::error::{EncodeError, KeyFormatError, KeyFormatReason};
 pub use crate::key::cond::bounds;
 pub use crate::key::{
-    Global, Key, KeyDecimal, KeyKind, KeyPadded, KeyPartError, KeyReverse, KeySigned, KeyText,
-    Local, PartitionKey, SortKeyCondition, SortKeyOp, Table,
+    Global, Key, KeyDecimal, KeyKind, KeyPadded, KeyPartError, KeyReader, KeyReverse, KeySigned,
+    KeyTemplate, KeyText, KeyWriter, Local, PartFormat, PartitionKey, SortKeyCondition, SortKeyOp,
+    Table, TemplatePart,
 };
-
-use crate::key::formats::check_text;
-
-/// Where a key part is written: for error messages.
-#[derive(Clone, Copy)]
-pub struct Cx {
-    /// The discriminator.
-    pub entity: &'static str,
-    /// The template.
-    pub template: &'static str,
-}
-
-impl Cx {
-    /// Wraps a part error with its context.
-    pub fn err(&self, field: &'static str, e: KeyPartError) -> KeyFormatError {
-        KeyFormatError {
-            entity: self.entity,
-            template: self.template,
-            field,
-            value: e.value,
-            reason: e.reason,
-        }
-    }
-
-    fn malformed(&self, field: &'static str, value: &str, expected: String) -> KeyFormatError {
-        KeyFormatError {
-            entity: self.entity,
-            template: self.template,
-            field,
-            value: value.to_owned(),
-            reason: KeyFormatReason::Malformed { expected },
-        }
-    }
-}
-
-/// Refuses an empty string part and a part holding the delimiter that
-/// follows it in the template.
-#[inline]
-fn check_part(
-    cx: &Cx,
-    field: &'static str,
-    part: &str,
-    delim: Option<char>,
-) -> Result<(), KeyFormatError> {
-    if part.is_empty() {
-        return Err(cx.err(field, KeyPartError::new("", KeyFormatReason::Empty)));
-    }
-    if let Some(d) = delim {
-        if part.contains(d) {
-            return Err(cx.err(
-                field,
-                KeyPartError::new(part, KeyFormatReason::ContainsDelimiter { delimiter: d }),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// A string field.
-#[inline]
-pub fn str_part(
-    out: &mut String,
-    v: &str,
-    cx: &Cx,
-    field: &'static str,
-    delim: Option<char>,
-) -> Result<(), KeyFormatError> {
-    check_text(v).map_err(|e| cx.err(field, e))?;
-    check_part(cx, field, v, delim)?;
-    out.push_str(v);
-    Ok(())
-}
-
-/// Refuses a key that came out empty.
-#[inline]
-pub fn non_empty(s: String, cx: &Cx) -> Result<String, KeyFormatError> {
-    if s.is_empty() {
-        Err(cx.err("", KeyPartError::new("", KeyFormatReason::Empty)))
-    } else {
-        Ok(s)
-    }
-}
-
-/// Parsing: strips a literal at the front of `rest`.
-pub fn lit<'a>(rest: &'a str, lit: &'static str, cx: &Cx) -> Result<&'a str, KeyFormatError> {
-    rest.strip_prefix(lit)
-        .ok_or_else(|| cx.malformed("", rest, format!("{lit:?}")))
-}
-
-/// Parsing: splits off a field's text, up to the next literal (or the end).
-pub fn take<'a>(rest: &'a str, next: Option<&'static str>) -> (&'a str, &'a str) {
-    match next {
-        Some(n) => match rest.find(n) {
-            Some(i) => (&rest[..i], &rest[i..]),
-            None => (rest, ""),
-        },
-        None => (rest, ""),
-    }
-}
-
-/// Parsing: nothing may follow the last part.
-pub fn end(rest: &str, cx: &Cx) -> Result<(), KeyFormatError> {
-    if rest.is_empty() {
-        Ok(())
-    } else {
-        Err(cx.malformed("", rest, "the end of the key".to_owned()))
-    }
-}
 
 pub use std::sync::OnceLock;
 
@@ -286,23 +179,14 @@ pub fn unknown_variant(s: &str, names: &'static [&'static str]) -> KeyPartError 
     )
 }
 
-/// Checks a part written by a [`KeyText`] impl: not empty, and free of the
-/// delimiter that follows it.
-#[inline]
-pub fn check_written(
-    out: &str,
-    start: usize,
-    cx: &Cx,
-    field: &'static str,
-    delim: Option<char>,
-) -> Result<(), KeyFormatError> {
-    check_part(cx, field, &out[start..], delim)
-}
-
+pub use crate::batch::Unversioned;
 pub use crate::union::EntityUnion;
 
 pub use crate::consistency::{indexes_agree, same_table_key, shadows, str_eq};
 
 pub use crate::error::Error;
 pub use crate::expr::{Condition, Update};
-pub use crate::update::{Field, IntoField, Removed, Set, TypedUpdate, Unset, UpdateParts};
+pub use crate::update::{
+    Field, Fold, IntoField, Nil, Patch, Rem, Removed, Set, Sets, State, TypedUpdate, Unset,
+    UpdateMode, UpdateParts, Upsert,
+};

@@ -44,7 +44,13 @@ fn build_err(e: aws_sdk_dynamodb::error::BuildError) -> Error {
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// use dynakey_runtime::testing::Note;
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
 /// use dynakey_runtime::Entity;
 /// let local = dynakey_runtime::local::memory().unwrap();
 /// let db = local.db("notes");
@@ -65,15 +71,62 @@ pub struct BatchWrite {
     err: Option<Error>,
 }
 
-/// What a batch write could not do after every retry.
-#[derive(Debug, Clone, Default)]
+/// What a batch write did with every request: each one is written, handed
+/// back unprocessed, or failed with its error, so
+/// `written + unprocessed.len() + Σ failed[i].requests.len()` is the number
+/// of requests sent.
+///
+/// [`BatchWrite::send`] returns it as `Ok` when every request was written,
+/// and inside [`Error::BatchIncomplete`] otherwise.
+#[derive(Debug, Default)]
+#[non_exhaustive]
 pub struct BatchWriteOutcome {
-    /// The requests still unprocessed (resubmit them with
+    /// Requests written.
+    pub written: usize,
+    /// The requests still unprocessed after every retry (resubmit them with
     /// [`BatchWrite::requests`]).
     pub unprocessed: Vec<WriteRequest>,
+    /// Requests DynamoDB refused, with the error of the call that carried
+    /// them (a call of up to 25 requests fails as a whole).
+    pub failed: Vec<BatchFailure>,
     /// BatchWriteItem calls made.
     pub calls: u32,
 }
+
+impl BatchWriteOutcome {
+    /// Whether every request was written.
+    pub fn is_complete(&self) -> bool {
+        self.unprocessed.is_empty() && self.failed.is_empty()
+    }
+
+    /// Every request not written: the unprocessed and the failed ones.
+    pub fn not_written(&self) -> impl Iterator<Item = &WriteRequest> {
+        self.unprocessed
+            .iter()
+            .chain(self.failed.iter().flat_map(|f| f.requests.iter()))
+    }
+}
+
+/// Requests of a batch that failed together, and why.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct BatchFailure {
+    /// The requests of the failed call (none of them is written).
+    pub requests: Vec<WriteRequest>,
+    /// The error.
+    pub error: Error,
+}
+
+/// Entities a batch write can put: those without a `#[dynamo(version)]`
+/// field. A batch write takes no condition, so it could neither check a
+/// version nor keep one; put a versioned entity with `db.put(..)` or in a
+/// transaction.
+#[diagnostic::on_unimplemented(
+    message = "DYNA229: `{Self}` has a #[dynamo(version)] field, and a batch write cannot check versions",
+    label = "a versioned entity in a batch put",
+    note = "a batch write takes no condition, so it would overwrite newer versions; put it with `db.put(..)` or in `db.transact_write()`, which check the version"
+)]
+pub trait Unversioned: Entity {}
 
 impl Db {
     /// An empty batch write.
@@ -97,9 +150,10 @@ impl Db {
 }
 
 impl BatchWrite {
-    /// Puts `e`. An encoding error (or an item over 400 KB) is reported by
-    /// [`BatchWrite::send`] before anything is sent.
-    pub fn put<E: Entity>(mut self, e: &E) -> Self {
+    /// Puts `e` (an entity without a version field: DYNA229). An encoding
+    /// error (or an item over 400 KB) is reported by [`BatchWrite::send`]
+    /// before anything is sent.
+    pub fn put<E: Unversioned>(mut self, e: &E) -> Self {
         if self.err.is_some() {
             return self;
         }
@@ -150,7 +204,12 @@ impl BatchWrite {
 
     /// Sends the batch in chunks of 25, a few at once, retrying unprocessed
     /// items and throttled calls under the table's [`crate::RetryPolicy`].
-    /// Any other error stops the batch and is returned.
+    ///
+    /// `Ok` when every request was written. Otherwise
+    /// [`Error::BatchIncomplete`] holds the [`BatchWriteOutcome`]: what was
+    /// written, what is still unprocessed, and what failed with which
+    /// error; a failed call does not stop the other chunks. An encoding
+    /// error found before sending is returned as it is, and nothing is sent.
     pub async fn send(self) -> Result<BatchWriteOutcome, Error> {
         if let Some(e) = self.err {
             return Err(e);
@@ -161,12 +220,19 @@ impl BatchWrite {
             .map(|c| write_chunk(db, c))
             .buffer_unordered(CONCURRENCY);
         let mut outcome = BatchWriteOutcome::default();
-        while let Some(r) = results.next().await {
-            let (unprocessed, calls) = r?;
-            outcome.unprocessed.extend(unprocessed);
-            outcome.calls += calls;
+        while let Some(chunk) = results.next().await {
+            outcome.written += chunk.written;
+            outcome.unprocessed.extend(chunk.unprocessed);
+            outcome.calls += chunk.calls;
+            if let Some(f) = chunk.failed {
+                outcome.failed.push(f);
+            }
         }
-        Ok(outcome)
+        if outcome.is_complete() {
+            Ok(outcome)
+        } else {
+            Err(Error::BatchIncomplete(Box::new(outcome)))
+        }
     }
 }
 
@@ -178,12 +244,18 @@ impl std::future::IntoFuture for BatchWrite {
     }
 }
 
-async fn write_chunk(
-    db: &Db,
-    mut pending: Vec<WriteRequest>,
-) -> Result<(Vec<WriteRequest>, u32), Error> {
+/// What became of one chunk.
+struct Chunk {
+    written: usize,
+    unprocessed: Vec<WriteRequest>,
+    failed: Option<BatchFailure>,
+    calls: u32,
+}
+
+async fn write_chunk(db: &Db, mut pending: Vec<WriteRequest>) -> Chunk {
     let policy = db.retry;
     let mut attempt = 0;
+    let mut written = 0;
     loop {
         attempt += 1;
         let res = db
@@ -194,22 +266,40 @@ async fn write_chunk(
             .await;
         match res {
             Ok(out) => {
-                pending = out
+                let left = out
                     .unprocessed_items()
                     .and_then(|m| m.get(&*db.table))
                     .cloned()
                     .unwrap_or_default();
+                written += pending.len().saturating_sub(left.len());
+                pending = left;
                 if pending.is_empty() {
-                    return Ok((pending, attempt));
+                    break;
                 }
             }
             Err(e) if retryable(&e) => {}
-            Err(e) => return Err(Error::from_sdk(e, attempt)),
+            Err(e) => {
+                return Chunk {
+                    written,
+                    unprocessed: Vec::new(),
+                    failed: Some(BatchFailure {
+                        requests: pending,
+                        error: Error::from_sdk(e, attempt),
+                    }),
+                    calls: attempt,
+                }
+            }
         }
         if attempt >= policy.max_attempts.max(1) {
-            return Ok((pending, attempt));
+            break;
         }
         tokio::time::sleep(policy.delay(attempt)).await;
+    }
+    Chunk {
+        written,
+        unprocessed: pending,
+        failed: None,
+        calls: attempt,
     }
 }
 
@@ -217,7 +307,13 @@ async fn write_chunk(
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// use dynakey_runtime::testing::Note;
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
 /// use dynakey_runtime::Entity;
 /// let local = dynakey_runtime::local::memory().unwrap();
 /// let db = local.db("notes");

@@ -82,7 +82,13 @@ pub(crate) fn random_u64() -> u64 {
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// use dynakey_runtime::testing::Note;
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
 /// use dynakey_runtime::{Db, Entity};
 /// let local = dynakey_runtime::local::memory().unwrap();
 /// let db = Db::new(local.client().clone(), "notes");
@@ -289,10 +295,10 @@ pub(crate) fn check_size(meta: &EntityMeta, item: &Item) -> Result<(), Error> {
         });
     }
     for (name, v) in item {
-        if let Some((below, n)) = bad_number(v) {
+        if let Some((below, n, why)) = bad_number(v) {
             return Err(Error::Validation {
                 message: format!(
-                    "{} {}: attribute `{name}{below}` holds the number {n}, which DynamoDB cannot store (NaN, infinity, or more than 38 significant digits)",
+                    "{} {}: attribute `{name}{below}` holds the number {n}, which {why}; DynamoDB cannot store it",
                     meta.discriminator,
                     key_text(meta, item)
                 ),
@@ -302,33 +308,25 @@ pub(crate) fn check_size(meta: &EntityMeta, item: &Item) -> Result<(), Error> {
     Ok(())
 }
 
-/// Significant digits of a DynamoDB number text (leading and trailing zeros
-/// do not count).
-fn significant_digits(n: &str) -> usize {
-    let mantissa = n.split(['e', 'E']).next().unwrap_or(n);
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    digits.trim_start_matches('0').trim_end_matches('0').len()
-}
-
-/// A number DynamoDB cannot store inside `v` (a `u128` or `i128` can hold
-/// 39 digits, a float NaN or infinity): its path below `v` and its text.
-/// Allocates nothing unless it finds one (this runs on every write).
-fn bad_number(v: &AttributeValue) -> Option<(String, String)> {
-    let bad =
-        |n: &String| significant_digits(n) > 38 || !n.parse::<f64>().is_ok_and(f64::is_finite);
+/// A number DynamoDB cannot store inside `v` (NaN, an infinity, more than
+/// 38 digits, a magnitude outside 1E-130..1E+126): its path below `v`, its
+/// text and why. Allocates nothing unless it finds one (this runs on every
+/// write).
+fn bad_number(v: &AttributeValue) -> Option<(String, String, &'static str)> {
+    let bad = |n: &String| crate::number::number_problem(n).map(|why| (n.clone(), why));
     match v {
-        AttributeValue::N(n) if bad(n) => Some((String::new(), n.clone())),
+        AttributeValue::N(n) => bad(n).map(|(n, why)| (String::new(), n, why)),
         AttributeValue::Ns(ns) => ns
             .iter()
-            .find(|n| bad(n))
-            .map(|n| (String::new(), n.clone())),
+            .find_map(bad)
+            .map(|(n, why)| (String::new(), n, why)),
         AttributeValue::L(l) => l
             .iter()
             .enumerate()
-            .find_map(|(i, x)| bad_number(x).map(|(p, n)| (format!("[{i}]{p}"), n))),
+            .find_map(|(i, x)| bad_number(x).map(|(p, n, why)| (format!("[{i}]{p}"), n, why))),
         AttributeValue::M(m) => m
             .iter()
-            .find_map(|(k, x)| bad_number(x).map(|(p, n)| (format!(".{k}{p}"), n))),
+            .find_map(|(k, x)| bad_number(x).map(|(p, n, why)| (format!(".{k}{p}"), n, why))),
         _ => None,
     }
 }
@@ -365,7 +363,13 @@ macro_rules! condition_failed {
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// use dynakey_runtime::testing::Note;
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
 /// use dynakey_runtime::{Entity, Error};
 /// let local = dynakey_runtime::local::memory().unwrap();
 /// let db = local.db("notes");
@@ -465,7 +469,13 @@ impl<E: Entity> IntoFuture for Put<E> {
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// use dynakey_runtime::testing::Note;
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
 /// use dynakey_runtime::Entity;
 /// let local = dynakey_runtime::local::memory().unwrap();
 /// let db = local.db("notes");
@@ -516,7 +526,13 @@ impl<E: Entity> IntoFuture for Get<E> {
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// use dynakey_runtime::testing::Note;
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
 /// use dynakey_runtime::{Entity, Error};
 /// let local = dynakey_runtime::local::memory().unwrap();
 /// let db = local.db("notes");
@@ -603,7 +619,13 @@ impl<E: Entity> IntoFuture for Delete<E> {
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// use dynakey_runtime::testing::Note;
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
 /// use dynakey_runtime::{expr::Update, Entity};
 /// let local = dynakey_runtime::local::memory().unwrap();
 /// let db = local.db("notes");

@@ -48,7 +48,18 @@ const fn opt_eq(a: Option<&KeyMeta>, b: Option<&KeyMeta>) -> bool {
 ///
 /// ```
 /// use dynakey_runtime::consistency::same_table_key;
-/// use dynakey_runtime::testing::{Note, Profile};
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "PROFILE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("PROFILE")]
+/// # struct Profile { user: String, name: String }
 /// use dynakey_runtime::Entity;
 /// assert!(same_table_key(Note::META, Profile::META));
 /// ```

@@ -68,6 +68,8 @@ pub struct KeyMeta {
     pub prefix: &'static str,
     /// The fields the template reads, in order.
     pub fields: &'static [&'static str],
+    /// The template's parts and formats, as the runtime writes and reads it.
+    pub key: &'static crate::key::KeyTemplate,
 }
 
 /// Global or local.

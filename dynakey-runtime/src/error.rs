@@ -267,6 +267,10 @@ pub enum Error {
     },
     /// A consistent read was asked of a global secondary index.
     ConsistentReadOnGlobalIndex,
+    /// A batch write did not write every request: the outcome says which
+    /// were written, which are still unprocessed after every retry, and
+    /// which failed with which error.
+    BatchIncomplete(Box<crate::batch::BatchWriteOutcome>),
     /// An item's discriminator names no variant of the entity union.
     UnknownDiscriminator {
         /// The discriminator found (empty when the attribute was missing).
@@ -315,6 +319,19 @@ impl fmt::Display for Error {
                 f.write_str("a global secondary index cannot be read consistently")
             }
             Self::UnknownDiscriminator { value } => write!(f, "unknown discriminator {value:?}"),
+            Self::BatchIncomplete(o) => {
+                let failed: usize = o.failed.iter().map(|x| x.requests.len()).sum();
+                write!(
+                    f,
+                    "batch write incomplete: {} written, {} unprocessed, {failed} failed",
+                    o.written,
+                    o.unprocessed.len()
+                )?;
+                if let Some(first) = o.failed.first() {
+                    write!(f, " (first error: {})", first.error)?;
+                }
+                Ok(())
+            }
             Self::Sdk(e) => write!(
                 f,
                 "{}",
@@ -331,6 +348,7 @@ impl std::error::Error for Error {
             Self::Encode(e) => Some(e),
             Self::Decode(e) => Some(e),
             Self::Sdk(e) => Some(&**e),
+            Self::BatchIncomplete(o) => o.failed.first().map(|f| &f.error as _),
             _ => None,
         }
     }

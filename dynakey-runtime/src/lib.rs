@@ -17,6 +17,7 @@ pub mod fault;
 pub mod key;
 #[cfg(feature = "local")]
 pub mod local;
+mod number;
 pub mod query;
 pub mod size;
 pub mod table;
@@ -25,12 +26,11 @@ pub mod union;
 pub mod update;
 
 #[doc(hidden)]
-pub mod testing;
-
-#[doc(hidden)]
 pub mod __private;
 
-pub use batch::{BatchGet, BatchGetOutcome, BatchWrite, BatchWriteOutcome};
+pub use batch::{
+    BatchFailure, BatchGet, BatchGetOutcome, BatchWrite, BatchWriteOutcome, Unversioned,
+};
 pub use client::{Db, Delete, Get, Put, RetryPolicy, UpdateItem};
 pub use codec::{Attr, AttrPath, DecodeError, Item, SetMember};
 pub use entity::{Entity, EntityMeta, FieldMeta, IndexKind, IndexMeta, KeyMeta};
@@ -40,6 +40,7 @@ pub use key::{
     uuid7, Global, Key, KeyDecimal, KeyKind, KeyPadded, KeyPartError, KeyReverse, KeySigned,
     KeyText, Local, PartitionKey, SortKeyCondition, SortKeyOp, Table,
 };
+pub use number::number_problem;
 pub use query::{AnyOf, ConsistentRead, Decoder, FanOut, KeysOnly, Page, Query, Scan, Typed};
 pub use transact::{Slot, TransactGet, TransactGetOutput, TransactWrite};
 pub use union::EntityUnion;

@@ -179,7 +179,13 @@ pub(crate) struct RawPage {
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// use dynakey_runtime::testing::Note;
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
 /// use dynakey_runtime::Entity;
 /// use futures_util::TryStreamExt;
 /// let local = dynakey_runtime::local::memory().unwrap();
@@ -188,7 +194,7 @@ pub(crate) struct RawPage {
 /// for id in 1..=5 {
 ///     db.put(&Note { user: "ann".into(), id, tag: None, text: String::new() }).await.unwrap();
 /// }
-/// let q = db.query(Note::pk("ann").unwrap()).sk(Note::sk_between(2, 4).unwrap()).descending();
+/// let q = db.query(Note::pk("ann").unwrap()).sk(Note::sk().between(2u32, 4u32).unwrap()).descending();
 /// let ids: Vec<u32> = q.all().await.unwrap().into_iter().map(|n| n.id).collect();
 /// assert_eq!(ids, [4, 3, 2]);
 /// assert_eq!(q.count().await.unwrap(), 3);
@@ -208,7 +214,13 @@ pub(crate) struct RawPage {
 ///
 /// ```compile_fail
 /// # async fn f(db: dynakey_runtime::Db) {
-/// use dynakey_runtime::testing::Note;
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
 /// db.query(Note::gsi1_pk("x").unwrap()).consistent();
 /// # }
 /// ```
@@ -392,19 +404,30 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
             let n = cx.name(c.attr());
             let mut v = |s: &String| cx.value(AttributeValue::S(s.clone()));
             let part = match c.op() {
-                SortKeyOp::Eq(s) => format!("{n} = {}", v(s)),
-                SortKeyOp::Lt(s) => format!("{n} < {}", v(s)),
-                SortKeyOp::Le(s) => format!("{n} <= {}", v(s)),
-                SortKeyOp::Gt(s) => format!("{n} > {}", v(s)),
-                SortKeyOp::Ge(s) => format!("{n} >= {}", v(s)),
+                SortKeyOp::Eq(s) => Some(format!("{n} = {}", v(s))),
+                SortKeyOp::Lt(s) => Some(format!("{n} < {}", v(s))),
+                SortKeyOp::Le(s) => Some(format!("{n} <= {}", v(s))),
+                SortKeyOp::Gt(s) => Some(format!("{n} > {}", v(s))),
+                SortKeyOp::Ge(s) => Some(format!("{n} >= {}", v(s))),
                 SortKeyOp::Between(a, b) => {
                     let a = v(a);
-                    format!("{n} BETWEEN {a} AND {}", v(b))
+                    Some(format!("{n} BETWEEN {a} AND {}", v(b)))
                 }
-                SortKeyOp::BeginsWith(s) => format!("begins_with({n}, {})", v(s)),
+                SortKeyOp::BeginsWith(s) => Some(format!("begins_with({n}, {})", v(s))),
+                SortKeyOp::All => None,
+                SortKeyOp::Empty => {
+                    // Nothing can match: no request.
+                    return Ok(RawPage {
+                        count: 0,
+                        last: None,
+                        items: Vec::new(),
+                    });
+                }
             };
-            kc.push_str(" AND ");
-            kc.push_str(&part);
+            if let Some(part) = part {
+                kc.push_str(" AND ");
+                kc.push_str(&part);
+            }
         }
         let filter = match (self.decoder.filter(E::META), &self.filter) {
             (Some(a), Some(b)) => Some(a.and(b.clone())),
@@ -558,7 +581,13 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// use dynakey_runtime::testing::Note;
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
 /// use dynakey_runtime::Entity;
 /// let local = dynakey_runtime::local::memory().unwrap();
 /// let db = local.db("notes");
@@ -693,7 +722,13 @@ impl<E: Entity, K: KeyKind, D: Decoder> FanOut<E, K, D> {
     ///
     /// ```
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// use dynakey_runtime::testing::Note;
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
     /// use dynakey_runtime::Entity;
     /// use futures_util::TryStreamExt;
     /// let local = dynakey_runtime::local::memory().unwrap();
@@ -834,7 +869,13 @@ impl<E: Entity, K: KeyKind, D: Decoder> FanOut<E, K, D> {
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// use dynakey_runtime::testing::Note;
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
 /// use dynakey_runtime::Entity;
 /// let local = dynakey_runtime::local::memory().unwrap();
 /// let db = local.db("notes");

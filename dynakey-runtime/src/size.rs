@@ -11,8 +11,9 @@ pub const MAX_ITEM_SIZE: usize = 400 * 1024;
 /// The size DynamoDB counts for an item: for each attribute the UTF-8 bytes
 /// of its name plus the size of its value.
 ///
-/// Values: a string counts its UTF-8 bytes, binary its bytes, a number
-/// about one byte per two significant digits plus one, `BOOL` and `NULL` one
+/// Values: a string counts its UTF-8 bytes, binary its bytes, a number one
+/// byte per two digits on each side of its decimal point, plus one (and one
+/// for a minus sign), `BOOL` and `NULL` one
 /// byte, a list or map 3 bytes plus one byte per element (and the member
 /// names of a map), a set the sum of its members.
 ///
@@ -56,19 +57,9 @@ pub fn value_size(v: &AttributeValue) -> usize {
     }
 }
 
-/// One byte per two significant digits (leading and trailing zeros
-/// trimmed), plus one.
+/// DynamoDB's count for a number: see [`crate::number`].
 fn number_size(n: &str) -> usize {
-    let digits: String = n
-        .trim_start_matches(['-', '+'])
-        .split(['e', 'E'])
-        .next()
-        .unwrap_or("")
-        .chars()
-        .filter(|c| c.is_ascii_digit())
-        .collect();
-    let sig = digits.trim_start_matches('0').trim_end_matches('0');
-    sig.len().div_ceil(2) + 1
+    crate::number::size(n)
 }
 
 #[cfg(test)]
@@ -79,7 +70,8 @@ mod tests {
     fn numbers_count_significant_digits() {
         assert_eq!(number_size("0"), 1);
         assert_eq!(number_size("100"), 2);
-        assert_eq!(number_size("-12.5"), 3);
+        assert_eq!(number_size("-12.5"), 4);
+        assert_eq!(number_size("100.1"), 4);
         assert_eq!(number_size("1234567"), 5);
     }
 

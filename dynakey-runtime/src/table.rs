@@ -118,7 +118,14 @@ impl Plan {
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// use dynakey_runtime::{table::create_table, testing::Note, Entity};
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+/// use dynakey_runtime::{table::create_table, Entity};
 /// let local = dynakey_runtime::local::memory().unwrap();
 /// create_table(local.client(), "notes", &[Note::META]).await.unwrap();
 /// create_table(local.client(), "notes", &[Note::META]).await.unwrap(); // idempotent

@@ -28,7 +28,18 @@ fn build_err(e: aws_sdk_dynamodb::error::BuildError) -> Error {
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// use dynakey_runtime::testing::{Note, Profile};
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "PROFILE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("PROFILE")]
+/// # struct Profile { user: String, name: String }
 /// use dynakey_runtime::{expr::Update, Condition, Entity, Error};
 /// let local = dynakey_runtime::local::memory().unwrap();
 /// let db = local.db("notes");
@@ -82,7 +93,13 @@ impl Db {
     ///
     /// ```
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// use dynakey_runtime::testing::Note;
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
     /// use dynakey_runtime::Entity;
     /// let local = dynakey_runtime::local::memory().unwrap();
     /// let db = local.db("notes");
@@ -93,10 +110,33 @@ impl Db {
     /// assert!(db.get(Note::key("ann", 1).unwrap()).await.unwrap().is_none());
     /// # });
     /// ```
+    ///
+    /// For a `#[dynamo(version)]` entity the lock is the source's: `to`
+    /// carries the version the item was read at, the source must still hold
+    /// it (else [`Error::TransactionCanceled`] names the delete), and the
+    /// moved item is stored with the next version. A move to the same key is
+    /// a put of an existing item under the same lock.
     pub async fn move_item<E: Entity>(&self, from: Key<E>, to: &E) -> Result<(), Error> {
+        if to.item_key()? == from {
+            return self.put(to).if_exists().send().await.map(|_| ());
+        }
+        let mut item = to.to_item()?;
+        let mut lock = Condition::attr(E::META.pk.attr).exists();
+        if let Some(attr) = E::META.version_attr {
+            let (version, next) = crate::client::bump_version(&item, attr)?;
+            let held = if version == 0 {
+                Condition::attr(attr).not_exists()
+            } else {
+                Condition::attr(attr).eq(aws_sdk_dynamodb::types::AttributeValue::N(
+                    version.to_string(),
+                ))
+            };
+            lock = lock.and(held);
+            item.insert(attr.to_owned(), next);
+        }
         self.transact_write()
-            .delete_if(from, Condition::attr(E::META.pk.attr).exists())
-            .put_if_not_exists(to)
+            .delete_if(from, lock)
+            .put_item::<E>(item, Some(Condition::attr(E::META.pk.attr).not_exists()))
             .send()
             .await
     }
@@ -117,9 +157,29 @@ impl TransactWrite {
     }
 
     fn put_inner<E: Entity>(mut self, e: &E, cond: Option<Condition>) -> Self {
-        let r = (|| {
-            let mut item = e.to_item()?;
+        let r = e.to_item().map_err(Error::from).and_then(|mut item| {
             let cond = crate::client::versioned::<E>(&mut item, cond)?;
+            Ok((item, cond))
+        });
+        match r {
+            Ok((item, cond)) => self.put_item::<E>(item, cond),
+            Err(e) => {
+                self.push(
+                    ItemRef {
+                        entity: E::META.discriminator,
+                        pk: String::new(),
+                        sk: None,
+                    },
+                    Err(e),
+                );
+                self
+            }
+        }
+    }
+
+    /// Puts an item as it is (its version already set).
+    fn put_item<E: Entity>(mut self, item: Item, cond: Option<Condition>) -> Self {
+        let r = (|| {
             check_size(E::META, &item)?;
             let target = key_text(E::META, &item);
             let mut cx = Placeholders::default();
@@ -431,7 +491,18 @@ impl<E> Copy for Slot<E> {}
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// use dynakey_runtime::testing::{Note, Profile};
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "PROFILE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("PROFILE")]
+/// # struct Profile { user: String, name: String }
 /// use dynakey_runtime::Entity;
 /// let local = dynakey_runtime::local::memory().unwrap();
 /// let db = local.db("notes");

@@ -13,7 +13,26 @@ use crate::error::Error;
 /// it.
 ///
 /// ```
-/// use dynakey_runtime::testing::{Note, Profile, UserItem, stray_item};
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "PROFILE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("PROFILE")]
+/// # struct Profile { user: String, name: String }
+/// # #[derive(dynakey_derive::DynamoUnion, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime")]
+/// # enum UserItem { Note(Note), Profile(Profile) }
+/// # fn stray_item(user: &str, sk: &str) -> dynakey_runtime::Item {
+/// #     use aws_sdk_dynamodb::types::AttributeValue::S;
+/// #     [("pk", S(format!("USER#{user}"))), ("sk", S(sk.into())), ("entity", S("STRAY".into()))]
+/// #         .into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
+/// # }
 /// use dynakey_runtime::{Entity, EntityUnion, Error};
 /// let p = Profile { user: "a".into(), name: "Ann".into() };
 /// let back = UserItem::from_item(&p.to_item().unwrap()).unwrap();

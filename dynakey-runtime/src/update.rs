@@ -1,10 +1,14 @@
 //! Typed updates and typed attribute handles, the runtime half of what
-//! `#[derive(DynamoEntity)]` generates as `E::update(..)` and `E::attrs()`.
+//! `#[derive(DynamoEntity)]` generates as `E::update(..)`, `E::upsert(..)`
+//! and `E::attrs()`.
 //!
 //! An update that sets an input of an index key must set the key's other
 //! inputs too, or DynamoDB would keep a stale index key: the derive tracks
-//! which inputs an update sets with the marker types [`Set`] and [`Unset`],
-//! and refuses the incomplete ones at compile time (DYNA226).
+//! which inputs an update sets with the marker types [`Set`], [`Unset`] and
+//! [`Removed`], folds the states of each key's inputs with [`Fold`] (a
+//! constant number of impls, whatever the number of inputs), and refuses
+//! the incomplete updates at compile time (DYNA226). An upsert must also set
+//! every field a new item needs (DYNA228).
 
 use std::marker::PhantomData;
 
@@ -14,16 +18,87 @@ use crate::error::Error;
 use crate::expr::{Condition, Update};
 use crate::key::Key;
 
-/// Typestate: the update does not touch this index input.
+/// Typestate: the update does not touch this field.
 #[derive(Debug, Clone, Copy)]
 pub enum Unset {}
-/// Typestate: the update sets this index input to a value.
+/// Typestate: the update sets this field to a value.
 #[derive(Debug, Clone, Copy)]
 pub enum Set {}
-/// Typestate: the update removes this index input, so the item leaves the
-/// sparse indexes it feeds and their other inputs are not needed.
+/// Typestate: the update removes this (optional) field, so every index key
+/// it feeds is removed and their other inputs are not needed.
 #[derive(Debug, Clone, Copy)]
 pub enum Removed {}
+
+/// Mode of a typed update: [`Patch`] changes an existing item (and fails
+/// with [`Error::ConditionFailed`] when there is none), [`Upsert`] creates
+/// the item when it is missing.
+pub trait UpdateMode: Send + 'static {
+    /// Whether a missing item is created.
+    const UPSERT: bool;
+}
+
+/// `E::update(..)`: change an existing item only.
+#[derive(Debug, Clone, Copy)]
+pub enum Patch {}
+/// `E::upsert(..)`: create the item when it is missing, else change it.
+#[derive(Debug, Clone, Copy)]
+pub enum Upsert {}
+
+impl UpdateMode for Patch {
+    const UPSERT: bool = false;
+}
+impl UpdateMode for Upsert {
+    const UPSERT: bool = true;
+}
+
+/// The states of a key's inputs folded so far: none set.
+#[derive(Debug, Clone, Copy)]
+pub enum Nil {}
+/// Folded: some input set, none removed.
+#[derive(Debug, Clone, Copy)]
+pub enum Sets {}
+/// Folded: some input removed (the key is removed whatever the others).
+#[derive(Debug, Clone, Copy)]
+pub enum Rem {}
+
+/// A typestate of one field ([`Unset`], [`Set`], [`Removed`]): where it
+/// takes the fold of a key's input states.
+pub trait State {
+    /// The fold after this state, from [`Nil`].
+    type AfterNil: Fold;
+    /// The fold after this state, from [`Sets`].
+    type AfterSets: Fold;
+}
+
+/// The fold over a key's input states: `<<Nil as Fold>::Then<S0> as
+/// Fold>::Then<S1>…`, well-formed for any parameters bounded by [`State`].
+pub trait Fold {
+    /// The fold after one more input in state `S`.
+    type Then<S: State>: Fold;
+}
+
+impl Fold for Nil {
+    type Then<S: State> = S::AfterNil;
+}
+impl Fold for Sets {
+    type Then<S: State> = S::AfterSets;
+}
+impl Fold for Rem {
+    type Then<S: State> = Rem;
+}
+
+impl State for Unset {
+    type AfterNil = Nil;
+    type AfterSets = Sets;
+}
+impl State for Set {
+    type AfterNil = Sets;
+    type AfterSets = Sets;
+}
+impl State for Removed {
+    type AfterNil = Rem;
+    type AfterSets = Rem;
+}
 
 /// A value that becomes a field of type `T`: `T` itself, the inner value of
 /// an `Option`, and `&str` for strings.

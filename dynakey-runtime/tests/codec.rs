@@ -475,13 +475,9 @@ fn errors_say_what_was_expected_and_found() {
             "SS (0 members)",
         ),
         (
-            decode::<Uuid>(
-                &item([("v", s("A1B2C3D4-E5F6-4A7B-8C9D-0E1F2A3B4C5D"))]),
-                "v",
-            )
-            .map(drop),
-            "S holding a lowercase uuid",
-            "S \"A1B2C3D4-E5F6-4A7B-8C9D-0E1F2A3B4C5D\"",
+            decode::<Uuid>(&item([("v", s("A1B2C3D4-E5F6"))]), "v").map(drop),
+            "S holding a uuid",
+            "S \"A1B2C3D4-E5F6\"",
         ),
         (
             decode::<Date>(&item([("v", s("2026-02-30"))]), "v").map(drop),
@@ -490,7 +486,7 @@ fn errors_say_what_was_expected_and_found() {
         ),
         (
             decode::<OffsetDateTime>(&item([("v", n("1"))]), "v").map(drop),
-            "S holding a UTC instant YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ",
+            "S holding an instant (RFC 3339)",
             "N \"1\"",
         ),
         (

@@ -5,12 +5,10 @@
 //! Text is compared as Rust `str`, which is byte order of UTF-8, the order
 //! DynamoDB uses for string sort keys.
 
-use std::cmp::Ordering;
 use std::fmt::Debug;
 
-use dynakey_runtime::__private::{bounds, str_part, Cx};
 use dynakey_runtime::{
-    uuid7, KeyDecimal, KeyFormatReason, KeyPadded, KeyReverse, KeySigned, KeyText, SortKeyOp,
+    uuid7, KeyDecimal, KeyFormatReason, KeyPadded, KeyReverse, KeySigned, KeyText,
 };
 use proptest::prelude::*;
 use rust_decimal::Decimal;
@@ -962,22 +960,21 @@ proptest! {
     }
 }
 
+/// A string's text form is the string: the template's writer escapes it
+/// (or, in raw text, refuses control characters); see `tests/conditions.rs`.
 #[test]
-fn string_refusals() {
-    for (s, found) in [
-        ("a\0b", '\0'),
-        ("line\nbreak", '\n'),
-        ("tab\there", '\t'),
-        ("\u{1f}", '\u{1f}'),
-        ("top\u{10FFFF}", '\u{10FFFF}'),
+fn string_text_is_the_string() {
+    for s in [
+        " ",
+        "a b",
+        "\u{7f}",
+        "\u{80}",
+        "\u{10FFFE}",
+        "😀",
+        "#",
+        "",
+        "a\0b",
     ] {
-        assert_eq!(
-            text(&s.to_owned()),
-            Err(KeyFormatReason::ForbiddenChar { found }),
-            "{s:?}"
-        );
-    }
-    for s in [" ", "a b", "\u{7f}", "\u{80}", "\u{10FFFE}", "😀", "#", ""] {
         assert_eq!(text(&s.to_owned()).unwrap(), s);
     }
 }
@@ -992,314 +989,6 @@ fn bool_text() {
     for s in ["True", "1", "", "yes", "false "] {
         assert!(is_malformed(bool::parse_text(s)), "{s:?}");
     }
-}
-
-// ---------------------------------------------------------------- composite keys
-
-const CX: Cx = Cx {
-    entity: "EMPLOYEE",
-    template: "SITE#<country>#<city>#EMP#<number:d6>",
-};
-
-/// `SITE#<a>#<b>#EMP#<n:d6>` built the way generated code builds it.
-fn site_key(a: &str, b: &str, n: u32) -> Result<String, dynakey_runtime::KeyFormatError> {
-    let mut s = String::from("SITE#");
-    str_part(&mut s, a, &CX, "country", Some('#'))?;
-    s.push('#');
-    str_part(&mut s, b, &CX, "city", Some('#'))?;
-    s.push_str("#EMP#");
-    n.write_padded(6, &mut s).map_err(|e| CX.err("number", e))?;
-    Ok(s)
-}
-
-/// Printable text whose every character sorts above the delimiter `#`:
-/// a small alphabet (so prefixes of one another are common) or a broad one.
-fn above_hash() -> impl Strategy<Value = String> {
-    prop_oneof![
-        "[$ab~é]{1,4}",
-        "[$-~\u{a0}-\u{ff}\u{4e00}-\u{4e0f}\u{1f600}-\u{1f60f}]{1,8}",
-    ]
-}
-
-proptest! {
-    #[test]
-    fn composite_order_is_tuple_order(a1 in above_hash(), b1 in above_hash(), n1 in 0u32..1_000_000,
-                                      a2 in above_hash(), b2 in above_hash(), n2 in 0u32..1_000_000,
-                                      same in 0u8..4) {
-        // Often share the leading fields, so later fields decide.
-        let (a2, b2) = match same {
-            0 => (a1.clone(), b1.clone()),
-            1 => (a1.clone(), b2),
-            _ => (a2, b2),
-        };
-        let (k1, k2) = (site_key(&a1, &b1, n1).unwrap(), site_key(&a2, &b2, n2).unwrap());
-        prop_assert_eq!((&a1, &b1, n1).cmp(&(&a2, &b2, n2)), k1.cmp(&k2), "{} vs {}", k1, k2);
-    }
-}
-
-#[test]
-fn composite_refuses_delimiter_and_control_chars() {
-    let err = site_key("U#K", "London", 1).unwrap_err();
-    assert_eq!(err.field, "country");
-    assert_eq!(
-        err.reason,
-        KeyFormatReason::ContainsDelimiter { delimiter: '#' }
-    );
-    let err = site_key("UK", "Lon\tdon", 1).unwrap_err();
-    assert_eq!(err.field, "city");
-    assert_eq!(err.reason, KeyFormatReason::ForbiddenChar { found: '\t' });
-    let err = site_key("UK", "", 1).unwrap_err();
-    assert_eq!(err.reason, KeyFormatReason::Empty);
-    let err = site_key("UK", "London", 1_000_000).unwrap_err();
-    assert_eq!(
-        (err.field, err.reason),
-        ("number", KeyFormatReason::TooWide { width: 6 })
-    );
-}
-
-/// Why DYNA115 exists: a character that sorts below the delimiter breaks
-/// the order of composite keys. A space (0x20) sorts below `#` (0x23), so
-/// `New` < `New York` as values, but `SITE#New#…` > `SITE#New York#…` as
-/// text, because the `#` after `New` meets the space of `New York`.
-#[test]
-fn a_character_below_the_delimiter_breaks_composite_order() {
-    let short = site_key("US", "New", 1).unwrap();
-    let long = site_key("US", "New York", 1).unwrap();
-    assert!("New" < "New York");
-    assert!(short > long, "{short:?} should sort after {long:?}");
-    // Same for `!` and `"` (0x21, 0x22); `$` (0x24) is above `#` and keeps order.
-    assert!(site_key("US", "A", 1).unwrap() > site_key("US", "A!", 1).unwrap());
-    assert!(site_key("US", "A", 1).unwrap() < site_key("US", "A$", 1).unwrap());
-    // With a delimiter that nothing in a key can sort below (space: control
-    // characters are refused), the same values keep their order.
-    let space = |a: &str, b: &str| format!("SITE {a} {b} EMP 000001");
-    assert!(space("US", "New") < space("US", "NewYork"));
-    assert!(space("US", "Ne") < space("US", "New"));
-}
-
-// ---------------------------------------------------------------- condition bounds
-
-/// What DynamoDB selects for one key condition on the sort key.
-fn selects(op: &SortKeyOp, k: &str) -> bool {
-    match op {
-        SortKeyOp::Eq(v) => k == v,
-        SortKeyOp::Lt(v) => k < v.as_str(),
-        SortKeyOp::Le(v) => k <= v.as_str(),
-        SortKeyOp::Gt(v) => k > v.as_str(),
-        SortKeyOp::Ge(v) => k >= v.as_str(),
-        SortKeyOp::Between(a, b) => a.as_str() <= k && k <= b.as_str(),
-        SortKeyOp::BeginsWith(p) => k.starts_with(p.as_str()),
-    }
-}
-
-/// Values of a field that is followed by a delimiter `#`: every character
-/// above `#`, with neighbours of the surrogate gap, high planes and UTF-8
-/// length changes, from a small alphabet so one is often a prefix of another.
-const MID: &[char] = &[
-    '$',
-    'a',
-    'b',
-    '~',
-    '\u{7f}',
-    'é',
-    '\u{D7FF}',
-    '\u{E000}',
-    '\u{FFFF}',
-    '😀',
-    '\u{10FFFD}',
-];
-/// The last field has no delimiter after it: anything allowed in a key.
-const LAST: &[char] = &[
-    ' ',
-    '!',
-    '#',
-    '$',
-    'a',
-    'b',
-    '\u{D7FF}',
-    '\u{E000}',
-    '\u{10FFFD}',
-];
-
-fn word(alpha: &'static [char]) -> impl Strategy<Value = String> {
-    prop::collection::vec(prop::sample::select(alpha), 1..4).prop_map(|v| v.into_iter().collect())
-}
-
-/// A template `P<a>D1<b>D2<c>`: the literal prefix (maybe empty) and the two delimiters.
-fn template() -> impl Strategy<Value = (&'static str, &'static str, &'static str)> {
-    (
-        prop::sample::select(&["", "T#", "SITE#", "a", "Ω#"][..]),
-        prop::sample::select(&["#", "#X#"][..]),
-        prop::sample::select(&["#", "#EMP#"][..]),
-    )
-}
-
-#[derive(Debug, Clone)]
-enum Q {
-    Eq(String),
-    Lt(String),
-    Le(String),
-    Gt(String),
-    Ge(String),
-    Between(String, String),
-    BeginsWith,
-}
-
-impl Q {
-    fn op(&self, prefix: &str, next: &str) -> SortKeyOp {
-        match self {
-            Q::Eq(v) => bounds::eq(prefix, v, next),
-            Q::Lt(v) => bounds::lt(prefix, v, next),
-            Q::Le(v) => bounds::le(prefix, v, next),
-            Q::Gt(v) => bounds::gt(prefix, v, next),
-            Q::Ge(v) => bounds::ge(prefix, v, next),
-            Q::Between(lo, hi) => bounds::between(prefix, lo, hi, next),
-            Q::BeginsWith => bounds::begins_with(prefix),
-        }
-    }
-    fn holds(&self, field: &str) -> bool {
-        match self {
-            Q::Eq(v) => field == v,
-            Q::Lt(v) => field < v.as_str(),
-            Q::Le(v) => field <= v.as_str(),
-            Q::Gt(v) => field > v.as_str(),
-            Q::Ge(v) => field >= v.as_str(),
-            Q::Between(lo, hi) => lo.as_str() <= field && field <= hi.as_str(),
-            Q::BeginsWith => true,
-        }
-    }
-}
-
-fn query(alpha: &'static [char]) -> impl Strategy<Value = Q> {
-    prop_oneof![
-        word(alpha).prop_map(Q::Eq),
-        word(alpha).prop_map(Q::Lt),
-        word(alpha).prop_map(Q::Le),
-        word(alpha).prop_map(Q::Gt),
-        word(alpha).prop_map(Q::Ge),
-        (word(alpha), word(alpha)).prop_map(|(a, b)| if a <= b {
-            Q::Between(a, b)
-        } else {
-            Q::Between(b, a)
-        }),
-        Just(Q::BeginsWith),
-    ]
-}
-
-type Fields = (String, String, String);
-
-/// Splits a key of `P<a>D1<b>D2<c>` into its fields; `None` for other keys.
-fn parse_key(k: &str, p: &str, d1: &str, d2: &str) -> Option<Fields> {
-    let rest = k.strip_prefix(p)?;
-    let i = rest.find(d1)?;
-    let (a, rest) = (&rest[..i], &rest[i + d1.len()..]);
-    let j = rest.find(d2)?;
-    Some((
-        a.to_owned(),
-        rest[..j].to_owned(),
-        rest[j + d2.len()..].to_owned(),
-    ))
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
-
-    /// Each condition on the field at `depth` (with the fields before it
-    /// fixed to those of a stored key) selects exactly the keys a model of
-    /// the field comparison selects, never a key of another type.
-    #[test]
-    fn bounds_select_exactly_the_model((p, d1, d2) in template(),
-                                       rows in prop::collection::vec((word(MID), word(MID), word(LAST)), 1..30),
-                                       foreign in prop::collection::vec(word(&['#', 'T', 'S', 'a', 'Ω', '$', ' ', 'X']), 0..10),
-                                       depth in 0usize..3,
-                                       pick in any::<prop::sample::Index>(),
-                                       q_mid in query(MID), q_last in query(LAST)) {
-        let mut keys: Vec<String> = rows.iter().map(|(a, b, c)| format!("{p}{a}{d1}{b}{d2}{c}")).collect();
-        if !p.is_empty() {
-            // Other items of the partition, outside this type's literal prefix.
-            keys.extend(foreign.into_iter().filter(|k| !k.starts_with(p)));
-            keys.push(p[..p.len() - 1].to_owned());
-        }
-        let fixed = &rows[pick.index(rows.len())];
-        let (prefix, next, q) = match depth {
-            0 => (p.to_owned(), d1, &q_mid),
-            1 => (format!("{p}{}{d1}", fixed.0), d2, &q_mid),
-            _ => (format!("{p}{}{d1}{}{d2}", fixed.0, fixed.1), "", &q_last),
-        };
-        prop_assume!(!(prefix.is_empty() && matches!(q, Q::BeginsWith)));
-        let op = q.op(&prefix, next);
-        if let SortKeyOp::Between(lo, hi) = &op {
-            prop_assert!(lo <= hi, "DynamoDB refuses BETWEEN with lo > hi: {:?}", op);
-        }
-        for k in &keys {
-            let model = match parse_key(k, p, d1, d2) {
-                None => false,
-                Some((a, b, c)) => match depth {
-                    0 => q.holds(&a),
-                    1 => a == fixed.0 && q.holds(&b),
-                    _ => a == fixed.0 && b == fixed.1 && q.holds(&c),
-                },
-            };
-            prop_assert_eq!(selects(&op, k), model, "key {:?} under {:?} ({:?}, depth {})", k, op, q, depth);
-        }
-    }
-}
-
-#[test]
-fn bounds_of_a_variable_width_field_stop_at_its_delimiter() {
-    let keys = [
-        "SITE#York#EMP#000001",
-        "SITE#Yorkshire#EMP#000002",
-        "SITE#Yor#EMP#000003",
-        "SITE#Zurich#EMP#000004",
-    ];
-    let sel = |op: SortKeyOp| {
-        keys.iter()
-            .filter(|k| selects(&op, k))
-            .copied()
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(
-        sel(bounds::eq("SITE#", "York", "#EMP#")),
-        ["SITE#York#EMP#000001"]
-    );
-    assert_eq!(
-        sel(bounds::gt("SITE#", "York", "#EMP#")),
-        ["SITE#Yorkshire#EMP#000002", "SITE#Zurich#EMP#000004"]
-    );
-    assert_eq!(
-        sel(bounds::le("SITE#", "York", "#EMP#")),
-        ["SITE#York#EMP#000001", "SITE#Yor#EMP#000003"]
-    );
-    assert_eq!(
-        sel(bounds::between("SITE#", "Yor", "York", "#EMP#")),
-        ["SITE#York#EMP#000001", "SITE#Yor#EMP#000003"]
-    );
-    assert_eq!(
-        sel(bounds::lt("SITE#", "York", "#EMP#")),
-        ["SITE#Yor#EMP#000003"]
-    );
-    assert_eq!(
-        sel(bounds::ge("SITE#", "Yorkshire", "#EMP#")),
-        ["SITE#Yorkshire#EMP#000002", "SITE#Zurich#EMP#000004"]
-    );
-    // The last field, fixed width.
-    let p = "SITE#York#EMP#";
-    assert_eq!(sel(bounds::gt(p, "000000", "")), ["SITE#York#EMP#000001"]);
-    assert_eq!(sel(bounds::eq(p, "000001", "")), ["SITE#York#EMP#000001"]);
-    assert_eq!(sel(bounds::lt(p, "000001", "")), Vec::<&str>::new());
-    assert_eq!(
-        bounds::ge("SITE#", "York", "#EMP#"),
-        SortKeyOp::Between("SITE#York".into(), "SITE#\u{10FFFF}".into())
-    );
-}
-
-#[test]
-fn bounds_order_helper_is_consistent() {
-    // `selects` is the comparison DynamoDB makes: sanity of the model itself.
-    assert!(selects(&SortKeyOp::Between("a".into(), "a".into()), "a"));
-    assert!(!selects(&SortKeyOp::Between("b".into(), "a".into()), "a"));
-    assert_eq!("a".cmp("a\u{1}"), Ordering::Less);
 }
 
 mod ulid_bounds {

@@ -100,20 +100,53 @@ fn sparse_inputs_enter_and_leave_the_index() {
         text.contains("REMOVE plan, since, gsi2pk, gsi2sk"),
         "{text}"
     );
-    // A Set of None takes the item out, as a Remove does.
+    // A Set of None takes the item out, as a Remove does: each key
+    // attribute follows its own inputs, and the item is in the index while
+    // both exist.
     let (text, _) = render(
         Subscriber::update("s1")
             .set_plan(None::<String>)
             .set_since(since),
     );
-    assert!(text.contains("REMOVE plan, gsi2pk, gsi2sk"), "{text}");
+    assert!(
+        text.starts_with("SET since = '2026-07-16', gsi2sk = 'SINCE#2026-07-16'"),
+        "{text}"
+    );
+    assert!(text.ends_with("REMOVE plan, gsi2pk"), "{text}");
 }
 
 #[test]
-fn a_bare_field_partition_key_is_copied() {
+fn a_key_is_rewritten_from_its_own_inputs_only() {
+    // The index partition key `<owner>` is untouched: the update neither
+    // needs the owner nor copies it (an item without one stays out).
     let at = time::macros::datetime!(2026-01-01 0:00 UTC);
     let (text, _) = render(OwnedNote::update("n1").set_live_since(at));
-    assert_eq!(text, "SET live_since = '2026-01-01T00:00:00.000000000Z', gsi2pk = owner, gsi2sk = 'LIVE#2026-01-01T00:00:00.000000000Z'");
+    assert_eq!(text, "SET live_since = '2026-01-01T00:00:00.000000000Z', gsi2sk = 'LIVE#2026-01-01T00:00:00.000000000Z'");
+}
+
+#[test]
+fn an_update_patches_an_existing_item_and_an_upsert_creates_it() {
+    let parts = WorkItem::update("w1").set_title("t").into_parts().unwrap();
+    let (cond, names, _) = parts.condition.unwrap().render_standalone().unwrap();
+    assert_eq!(
+        (cond.as_str(), names["#n0"].as_str()),
+        ("attribute_exists(#n0)", "pk")
+    );
+    let (text, _) = render(
+        WorkItem::upsert("w1")
+            .set_owner("ann")
+            .set_status(Status::Open)
+            .set_title("t"),
+    );
+    assert_eq!(
+        text,
+        "SET _type = 'WORK_ITEM', id = 'w1', owner = 'ann', status = 'Open', title = 't', gsi1pk = 'OWNER#ann', gsi1sk = 'Open#w1'"
+    );
+    let upsert = WorkItem::upsert("w1")
+        .set_owner("ann")
+        .set_status(Status::Open)
+        .set_title("t");
+    assert!(upsert.into_parts().unwrap().condition.is_none());
 }
 
 #[test]

@@ -9,8 +9,8 @@ use std::time::Duration;
 use aws_sdk_dynamodb::Client;
 use criterion::{criterion_group, criterion_main, Criterion};
 use dynakey::fault::{FaultConfig, FaultInjector};
-use dynakey::testing::Note;
 use dynakey::{Db, Entity};
+use dynakey_tests::notes::Note;
 
 const SHARDS: u32 = 8;
 const LATENCY: Duration = Duration::from_millis(5);

@@ -2,3 +2,4 @@
 //! `dynakey-examples` and are re-exported here.
 
 pub use dynakey_examples::seeds;
+pub mod notes;

@@ -73,11 +73,20 @@ fn negative_under_d6_is_a_key_format_error() {
     assert_eq!(err.reason, KeyFormatReason::Negative { width: 6 });
     let wide = Employee::key("acme", "CH", "Zurich", 1_000_000).unwrap_err();
     assert_eq!(wide.reason, KeyFormatReason::TooWide { width: 6 });
-    let delim = Employee::key("acme", "C#H", "Zurich", 1).unwrap_err();
-    assert_eq!(delim.field, "country");
+    // The delimiter inside a value is escaped, so it cannot end the field.
+    let delim = Employee::key("acme", "C#H", "Zurich", 1).unwrap();
+    assert_eq!(delim.sk(), Some("SITE#C%23H#Zurich#EMP#000001"));
     assert_eq!(
-        delim.reason,
-        KeyFormatReason::ContainsDelimiter { delimiter: '#' }
+        Employee::parse_sk(delim.sk().unwrap()).unwrap(),
+        ("C#H".to_owned(), "Zurich".to_owned(), 1)
+    );
+    let high = Employee::key("acme", "C\u{10FFFF}", "Zurich", 1).unwrap_err();
+    assert_eq!(high.field, "country");
+    assert_eq!(
+        high.reason,
+        KeyFormatReason::ForbiddenChar {
+            found: '\u{10FFFF}'
+        }
     );
     let empty = Member::key("").unwrap_err();
     assert_eq!(empty.reason, KeyFormatReason::Empty);
@@ -177,10 +186,11 @@ fn sparse_index_keys_follow_their_inputs() {
         !item.contains_key("gsi2pk") && !item.contains_key("gsi2sk") && !item.contains_key("plan")
     );
     s.plan = Some("pro".into());
-    assert!(
-        !s.to_item().unwrap().contains_key("gsi2pk"),
-        "one input is still absent"
-    );
+    // Each key attribute follows its own inputs; the item is in the index
+    // only while both exist.
+    let item = s.to_item().unwrap();
+    assert_eq!(item["gsi2pk"].as_s().unwrap(), "PLAN#pro");
+    assert!(!item.contains_key("gsi2sk"), "`since` is still absent");
     s.since = Some(date!(2026 - 07 - 16));
     let item = s.to_item().unwrap();
     assert_eq!(item["gsi2pk"].as_s().unwrap(), "PLAN#pro");
@@ -311,7 +321,10 @@ fn soft_delete_index_keys() {
         deleted_at: Some(datetime!(2026-02-01 0:00 UTC)),
         ..n
     };
-    assert!(!deleted.to_item().unwrap().contains_key("gsi2pk"));
+    // Out of the index: its sort key attribute is gone (the partition key,
+    // from the always-present owner, stays).
+    let item = deleted.to_item().unwrap();
+    assert!(!item.contains_key("gsi2sk") && item.contains_key("gsi2pk"));
     let owned = OwnedNote {
         id: "n1".into(),
         owner: Some("ann".into()),

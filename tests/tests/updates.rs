@@ -76,15 +76,15 @@ async fn sparse_subscribe_and_unsubscribe() {
     assert_eq!(item["gsi2pk"].as_s().unwrap(), "PLAN#pro");
     assert_eq!(item["gsi2sk"].as_s().unwrap(), "SINCE#2026-07-16");
 
-    // Remove of one input takes it out; the item stays in the table.
+    // Remove of one input takes it out (its key attribute goes); the item
+    // stays in the table.
     db.update(Subscriber::update("s1").remove_plan())
         .await
         .unwrap();
     assert_eq!(pro().count().await.unwrap(), 0);
     let item = raw(db, "SUB#s1", "PROFILE").await;
-    assert!(
-        !item.contains_key("gsi2pk") && !item.contains_key("gsi2sk") && !item.contains_key("plan")
-    );
+    assert!(!item.contains_key("gsi2pk") && !item.contains_key("plan"));
+    assert_eq!(item["gsi2sk"].as_s().unwrap(), "SINCE#2026-07-16");
     assert_eq!(
         db.get(Subscriber::key("s1").unwrap())
             .await
@@ -332,7 +332,7 @@ async fn soft_delete_and_restore() {
 }
 
 #[tokio::test]
-async fn restore_copies_a_bare_owner_key() {
+async fn restore_rewrites_only_the_key_it_feeds() {
     let f = fixture(&[OwnedNote::META]).await;
     let db = &f.db;
     let t0 = datetime!(2026-01-01 0:00 UTC);
@@ -366,7 +366,7 @@ async fn restore_copies_a_bare_owner_key() {
             .unwrap(),
         0
     );
-    // SET gsi2pk = owner: no read, no Set of the owner.
+    // Only the sort key is rewritten: no read, no Set of the owner.
     db.update(
         OwnedNote::update("n1")
             .remove_deleted_at()
@@ -381,18 +381,23 @@ async fn restore_copies_a_bare_owner_key() {
             .unwrap(),
         1
     );
-    // A note without an owner fails the restore instead of staying out of
-    // the list silently.
-    let orphan = db
-        .update(
-            OwnedNote::update("n2")
-                .remove_deleted_at()
-                .set_live_since(t0),
-        )
-        .await;
-    assert!(
-        matches!(orphan, Err(Error::Validation { .. })),
-        "{orphan:?}"
+    // A note without an owner is restored and stays out of the owner
+    // index: the update rewrites the sort key only, never the owner's key.
+    db.update(
+        OwnedNote::update("n2")
+            .remove_deleted_at()
+            .set_live_since(t0),
+    )
+    .await
+    .unwrap();
+    let n2 = raw(db, "NOTE#n2", "NOTE").await;
+    assert!(!n2.contains_key("gsi2pk") && n2.contains_key("gsi2sk"));
+    assert_eq!(
+        db.query(OwnedNote::gsi2_pk("ann").unwrap())
+            .count()
+            .await
+            .unwrap(),
+        1
     );
 }
 

@@ -5,7 +5,7 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::codec::{decode_fields, encode_values};
-use super::keys::{call_text_fn, keys, private};
+use super::keys::{call_text_fn, key_fields, keys, private, tpl_const};
 use crate::model::{Entity, IndexModel, KeyKind, KeyModel};
 
 fn key_meta(e: &Entity, k: &KeyModel) -> TokenStream {
@@ -20,7 +20,9 @@ fn key_meta(e: &Entity, k: &KeyModel) -> TokenStream {
             names.push(n);
         }
     }
-    quote!(#p::KeyMeta { attr: #attr, template: #tpl, prefix: #prefix, fields: &[#(#names),*] })
+    let tc = tpl_const(k);
+    let ident = &e.ident;
+    quote!(#p::KeyMeta { attr: #attr, template: #tpl, prefix: #prefix, fields: &[#(#names),*], key: #ident::#tc })
 }
 
 fn index_meta(e: &Entity, ix: &IndexModel) -> TokenStream {
@@ -43,67 +45,55 @@ fn index_meta(e: &Entity, ix: &IndexModel) -> TokenStream {
 }
 
 /// The keys of one index as `Option<AttributeValue>` locals, one per key
-/// attribute it writes: `None`s for a sparse index while any input is
-/// absent (or empty under `omit_empty`). Returns the `let` and the
-/// (attribute, local) pairs.
+/// attribute it writes. Each key attribute is written when its own inputs
+/// are present: an item is in the index when both of its key attributes
+/// exist, as DynamoDB defines it, so a sparse index leaves out an item while
+/// any input is absent (or empty under `omit_empty`). Returns the `let`s and
+/// the (attribute, local) pairs.
 fn index_values(e: &Entity, ix: &IndexModel, first: usize) -> (TokenStream, Vec<(String, Ident)>) {
     let p = private();
-    let mut inputs: Vec<usize> = Vec::new();
-    for i in ix.pk.fields().chain(ix.sk.iter().flat_map(|k| k.fields())) {
-        if !inputs.contains(&i) {
-            inputs.push(i);
-        }
-    }
     // A local index's partition key is the table's own attribute.
     let mut keys: Vec<&KeyModel> = Vec::new();
     if ix.kind != KeyKind::Local {
         keys.push(&ix.pk);
     }
     keys.extend(ix.sk.iter());
-    let slots: Vec<(String, Ident)> = keys
-        .iter()
-        .enumerate()
-        .map(|(n, k)| (k.attr.clone(), format_ident!("__a{}", first + n)))
-        .collect();
-    let nones = slots.iter().map(|_| quote!(::core::option::Option::None));
-    let absent = quote!((#(#nones,)*));
-    let binds = inputs.iter().map(|&i| {
-        let f = &e.fields[i];
-        let id = &f.ident;
-        let inner = &f.inner;
-        let bind = if f.optional {
-            quote! {
-                let #id = match &self.#id {
-                    ::core::option::Option::Some(__v) => __v,
-                    ::core::option::Option::None => break 'index #absent,
-                };
-            }
-        } else {
-            quote!(let #id = &self.#id;)
-        };
-        let empty = if f.omit_empty && ix.sparse {
-            quote!(if <#inner as #p::Attr>::is_empty_value(#id) { break 'index #absent; })
-        } else {
-            quote!()
-        };
-        quote!(#bind #empty)
-    });
-    let values = keys.iter().map(|k| {
+    let mut stmts = Vec::new();
+    let mut slots = Vec::new();
+    for (n, k) in keys.iter().enumerate() {
+        let local = format_ident!("__a{}", first + n);
+        let binds = key_fields(k).into_iter().map(|i| {
+            let f = &e.fields[i];
+            let id = &f.ident;
+            let inner = &f.inner;
+            let bind = if f.optional {
+                quote! {
+                    let #id = match &self.#id {
+                        ::core::option::Option::Some(__v) => __v,
+                        ::core::option::Option::None => break 'key ::core::option::Option::None,
+                    };
+                }
+            } else {
+                quote!(let #id = &self.#id;)
+            };
+            let empty = if f.omit_empty && ix.sparse {
+                quote!(if <#inner as #p::Attr>::is_empty_value(#id) { break 'key ::core::option::Option::None; })
+            } else {
+                quote!()
+            };
+            quote!(#bind #empty)
+        });
         let call = call_text_fn(e, k, true);
-        quote!(::core::option::Option::Some(#p::AttributeValue::S(#call)))
-    });
-    let locals = slots.iter().map(|(_, l)| l);
-    let tys = slots.iter().map(|_| quote!(#p::Option<#p::AttributeValue>));
-    let name = &ix.name;
-    let stmt = quote! {
-        #[allow(unused_labels, unreachable_code, clippy::never_loop)]
-        let (#(mut #locals,)*): (#(#tys,)*) = 'index: {
-            let _ = #name;
-            #(#binds)*
-            (#(#values,)*)
-        };
-    };
-    (stmt, slots)
+        stmts.push(quote! {
+            #[allow(unused_labels, clippy::never_loop)]
+            let mut #local: #p::Option<#p::AttributeValue> = 'key: {
+                #(#binds)*
+                ::core::option::Option::Some(#p::AttributeValue::S(#call))
+            };
+        });
+        slots.push((k.attr.clone(), local));
+    }
+    (quote!(#(#stmts)*), slots)
 }
 
 pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
@@ -155,6 +145,12 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let to_item = to_item_body(e);
+    // Batch writes take unversioned entities only (DYNA229).
+    let unversioned = e
+        .fields
+        .iter()
+        .all(|f| !f.version)
+        .then(|| quote!(impl #p::Unversioned for #ident {}));
     let decode = decode_fields(&e.fields, true);
 
     quote! {
@@ -164,6 +160,8 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
         impl #ident {
             #inherent
         }
+
+        #unversioned
 
         impl #p::Entity for #ident {
             const META: &'static #p::EntityMeta = &#p::EntityMeta {
@@ -277,7 +275,7 @@ pub fn fallback(ident: &syn::Ident) -> TokenStream {
                 type_name: #name,
                 discriminator: "",
                 discriminator_attr: "",
-                pk: #p::KeyMeta { attr: "", template: "", prefix: "", fields: &[] },
+                pk: #p::KeyMeta { attr: "", template: "", prefix: "", fields: &[], key: &#p::KeyTemplate::new("", "", &[]) },
                 sk: ::core::option::Option::None,
                 indexes: &[],
                 fields: &[],

@@ -5,13 +5,11 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::Ident;
 
-use crate::model::{Entity, Field, KeyKind, KeyModel, Part};
+use crate::model::{Entity, Field, KeyKind, KeyModel, KeyRole, Part};
 use crate::template::Format;
 use crate::types::TypeKind;
 
-pub fn private() -> TokenStream {
-    quote!(::dynakey::__private)
-}
+pub use super::private;
 
 /// The parameter type of a public key function: strings by `AsRef<str>`,
 /// everything else by `Borrow<T>` (so `T` and `&T` both work).
@@ -26,7 +24,15 @@ pub fn arg_ty(f: &Field) -> TokenStream {
 
 /// Rebinds a public parameter as a plain reference (`&str` or `&T`).
 pub fn arg_rebind(f: &Field) -> TokenStream {
-    let id = &f.ident;
+    arg_rebind_of(f, &f.ident)
+}
+
+/// [`arg_rebind`] of a parameter named `name`.
+fn arg_rebind_as(f: &Field, name: &str) -> TokenStream {
+    arg_rebind_of(f, &format_ident!("{}", name))
+}
+
+fn arg_rebind_of(f: &Field, id: &Ident) -> TokenStream {
     let inner = &f.inner;
     if f.kind == TypeKind::String {
         quote!(let #id: &str = ::core::convert::AsRef::<str>::as_ref(&#id);)
@@ -69,77 +75,38 @@ fn opt_str(s: &Option<String>) -> TokenStream {
     }
 }
 
-/// Appends field `f` (a `&str` / `&T` named `v`) to `__s` under `format`.
+/// Writes field `f` (a `&str` / `&T` named by `v`) with the writer `__w`.
 /// Trait calls carry the field type's span, so a type that lacks the
 /// format's trait gets one error pointing at the field.
-fn write_part(f: &Field, format: Format, v: &TokenStream, delim: Option<char>) -> TokenStream {
-    let p = private();
-    let name = f.ident.to_string();
+pub fn write_part(f: &Field, format: Format, v: &TokenStream) -> TokenStream {
     let inner = &f.inner;
     let sp = f.inner.span();
-    let d = match delim {
-        Some(c) => quote!(::core::option::Option::Some(#c)),
-        None => quote!(::core::option::Option::None),
-    };
-    let err = quote!(.map_err(|__e| __CX.err(#name, __e))?;);
     match format {
-        Format::Text if f.kind == TypeKind::String => {
-            quote!(#p::str_part(&mut __s, #v, &__CX, #name, #d)?;)
-        }
-        Format::Text => {
-            let call = quote_spanned!(sp=> <#inner as #p::KeyText>::write_text);
-            quote! {
-                let __start = __s.len();
-                #call(#v, &mut __s) #err
-                #p::check_written(&__s, __start, &__CX, #name, #d)?;
-            }
-        }
-        Format::Padded(w) => {
-            let call = quote_spanned!(sp=> <#inner as #p::KeyPadded>::write_padded);
-            quote!(#call(#v, #w, &mut __s) #err)
-        }
-        Format::Signed(w) => {
-            let call = quote_spanned!(sp=> <#inner as #p::KeySigned>::write_signed);
-            quote!(#call(#v, #w, &mut __s) #err)
-        }
-        Format::Decimal(w, pl) => {
-            let call = quote_spanned!(sp=> <#inner as #p::KeyDecimal>::write_decimal);
-            quote!(#call(#v, #w, #pl, &mut __s) #err)
-        }
-        Format::Reverse => {
-            let call = quote_spanned!(sp=> <#inner as #p::KeyReverse>::write_reverse);
-            quote!(#call(#v, &mut __s) #err)
-        }
+        Format::Text | Format::Path if f.kind == TypeKind::String => quote!(__w.str(#v)),
+        Format::Text | Format::Path => quote_spanned!(sp=> __w.text::<#inner>(#v)),
+        Format::Padded(_) => quote_spanned!(sp=> __w.padded::<#inner>(#v)),
+        Format::Signed(_) => quote_spanned!(sp=> __w.signed::<#inner>(#v)),
+        Format::Decimal(..) => quote_spanned!(sp=> __w.decimal::<#inner>(#v)),
+        Format::Reverse => quote_spanned!(sp=> __w.reverse::<#inner>(#v)),
     }
 }
 
-fn parse_part(f: &Field, format: Format, part: &TokenStream) -> TokenStream {
-    let p = private();
-    let name = f.ident.to_string();
+/// Reads field `f` with the reader `__r`.
+fn read_part(f: &Field, format: Format) -> TokenStream {
     let inner = &f.inner;
     let sp = f.inner.span();
-    let call = match format {
-        Format::Text => quote_spanned!(sp=> <#inner as #p::KeyText>::parse_text(#part)),
-        Format::Padded(w) => {
-            quote_spanned!(sp=> <#inner as #p::KeyPadded>::parse_padded(#part, #w))
-        }
-        Format::Signed(w) => {
-            quote_spanned!(sp=> <#inner as #p::KeySigned>::parse_signed(#part, #w))
-        }
-        Format::Decimal(w, pl) => {
-            quote_spanned!(sp=> <#inner as #p::KeyDecimal>::parse_decimal(#part, #w, #pl))
-        }
-        Format::Reverse => quote_spanned!(sp=> <#inner as #p::KeyReverse>::parse_reverse(#part)),
-    };
-    quote!(#call.map_err(|__e| __CX.err(#name, __e))?)
-}
-
-fn delim_of(next: &Option<String>) -> Option<char> {
-    next.as_ref().and_then(|l| l.chars().next())
+    match format {
+        Format::Text | Format::Path if f.kind == TypeKind::String => quote!(__r.str()),
+        Format::Text | Format::Path => quote_spanned!(sp=> __r.text::<#inner>()),
+        Format::Padded(_) => quote_spanned!(sp=> __r.padded::<#inner>()),
+        Format::Signed(_) => quote_spanned!(sp=> __r.signed::<#inner>()),
+        Format::Decimal(..) => quote_spanned!(sp=> __r.decimal::<#inner>()),
+        Format::Reverse => quote_spanned!(sp=> __r.reverse::<#inner>()),
+    }
 }
 
 /// Distinct fields of a key, in template order.
-fn key_fields(k: &KeyModel) -> Vec<usize> {
+pub fn key_fields(k: &KeyModel) -> Vec<usize> {
     let mut v: Vec<usize> = Vec::new();
     for f in k.fields() {
         if !v.contains(&f) {
@@ -153,11 +120,37 @@ fn internal_fn(k: &KeyModel) -> Ident {
     format_ident!("__key_{}", k.fn_name)
 }
 
-fn cx_const(e: &Entity, k: &KeyModel) -> TokenStream {
+/// `Self::__TPL_<NAME>`: the template's static description.
+pub fn tpl_const(k: &KeyModel) -> Ident {
+    format_ident!("__TPL_{}", k.fn_name.to_uppercase())
+}
+
+/// The associated const describing template `k` to the runtime.
+fn tpl_def(e: &Entity, k: &KeyModel) -> TokenStream {
     let p = private();
+    let name = tpl_const(k);
     let disc = &e.discriminator;
-    let tpl = &k.template;
-    quote!(const __CX: #p::Cx = #p::Cx { entity: #disc, template: #tpl };)
+    let text = &k.template;
+    let parts = k.parts.iter().map(|part| match part {
+        Part::Lit(l) => quote!(#p::TemplatePart::Lit(#l)),
+        Part::Field { field, format } => {
+            let name = e.fields[*field].ident.to_string();
+            let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
+            let f = match *format {
+                Format::Text => quote!(Text),
+                Format::Padded(w) => quote!(Padded(#w)),
+                Format::Signed(w) => quote!(Signed(#w)),
+                Format::Decimal(w, pl) => quote!(Decimal(#w, #pl)),
+                Format::Reverse => quote!(Reverse),
+                Format::Path => quote!(Path),
+            };
+            quote!(#p::TemplatePart::Field { name: #name, format: #p::PartFormat::#f })
+        }
+    });
+    quote! {
+        #[doc(hidden)]
+        pub const #name: &'static #p::KeyTemplate = &#p::KeyTemplate::new(#disc, #text, &[#(#parts),*]);
+    }
 }
 
 /// `__key_<name>(&fields..) -> Result<String, KeyFormatError>`: the text of one key.
@@ -171,35 +164,23 @@ fn text_fn(e: &Entity, k: &KeyModel) -> TokenStream {
         let t = ref_ty(f);
         quote!(#id: #t)
     });
-    let cap: usize = k
-        .parts
-        .iter()
-        .map(|p| match p {
-            Part::Lit(l) => l.len(),
-            Part::Field { .. } => 16,
-        })
-        .sum();
-    let body = k.parts.iter().map(|part| match part {
-        Part::Lit(l) => quote!(__s.push_str(#l);),
-        Part::Field {
-            field,
-            format,
-            next_lit,
-        } => {
+    let writes = k.parts.iter().filter_map(|part| match part {
+        Part::Lit(_) => None,
+        Part::Field { field, format } => {
             let f = &e.fields[*field];
             let id = &f.ident;
-            write_part(f, *format, &quote!(#id), delim_of(next_lit))
+            let w = write_part(f, *format, &quote!(#id));
+            Some(quote!(#w?;))
         }
     });
-    let cx = cx_const(e, k);
+    let tpl = tpl_const(k);
     quote! {
         #[doc(hidden)]
-        #[allow(clippy::needless_question_mark, clippy::too_many_arguments)]
+        #[allow(clippy::too_many_arguments)]
         pub fn #name(#(#params),*) -> ::core::result::Result<#p::String, #p::KeyFormatError> {
-            #cx
-            let mut __s = #p::String::with_capacity(#cap);
-            #(#body)*
-            #p::non_empty(__s, &__CX)
+            let mut __w = #p::KeyWriter::new(Self::#tpl);
+            #(#writes)*
+            __w.finish()
         }
     }
 }
@@ -226,28 +207,17 @@ fn parse_fn(e: &Entity, k: &KeyModel) -> TokenStream {
     let mut outs = Vec::new();
     let mut tys = Vec::new();
     for part in &k.parts {
-        match part {
-            Part::Lit(l) => steps.push(quote!(let __rest = #p::lit(__rest, #l, &__CX)?;)),
-            Part::Field {
-                field,
-                format,
-                next_lit,
-            } => {
-                let f = &e.fields[*field];
-                let id = format_ident!("__f_{}", f.ident);
-                let nl = opt_str(next_lit);
-                let parse = parse_part(f, *format, &quote!(__part));
-                steps.push(quote! {
-                    let (__part, __rest) = #p::take(__rest, #nl);
-                    let #id = #parse;
-                });
-                outs.push(id);
-                let inner = &f.inner;
-                tys.push(quote!(#inner));
-            }
+        if let Part::Field { field, format } = part {
+            let f = &e.fields[*field];
+            let id = format_ident!("__f_{}", f.ident);
+            let read = read_part(f, *format);
+            steps.push(quote!(let #id = #read?;));
+            outs.push(id);
+            let inner = &f.inner;
+            tys.push(quote!(#inner));
         }
     }
-    let cx = cx_const(e, k);
+    let tpl = tpl_const(k);
     let doc = format!(
         "Parses a stored `{}` key (`{}`) back into its fields, in template order.",
         k.attr, k.template
@@ -256,10 +226,9 @@ fn parse_fn(e: &Entity, k: &KeyModel) -> TokenStream {
         #[doc = #doc]
         #[allow(unused_parens)]
         pub fn #name(key: &str) -> ::core::result::Result<(#(#tys,)*), #p::KeyFormatError> {
-            #cx
-            let __rest = key;
+            let mut __r = #p::KeyReader::new(Self::#tpl, key)?;
             #(#steps)*
-            #p::end(__rest, &__CX)?;
+            __r.end()?;
             ::core::result::Result::Ok((#(#outs,)*))
         }
     }
@@ -304,7 +273,7 @@ fn pk_fn(e: &Entity, k: &KeyModel) -> TokenStream {
     let attr = &k.attr;
     let ident = &e.ident;
     let doc = format!(
-        "The partition key `{}` = \"{}\"{}.",
+        "The partition key `{}` = `{}`{}.",
         k.attr,
         k.template,
         of_index(k)
@@ -320,6 +289,8 @@ fn pk_fn(e: &Entity, k: &KeyModel) -> TokenStream {
 }
 
 /// The sort-key condition chain: one struct per number of fixed fields.
+/// Each method hands the runtime's [`KeyWriter`] a closure writing the
+/// field; the conditions themselves are computed there.
 fn cond_chain(e: &Entity, k: &KeyModel, vis: &syn::Visibility) -> (TokenStream, TokenStream) {
     let p = private();
     let ident = &e.ident;
@@ -340,81 +311,65 @@ fn cond_chain(e: &Entity, k: &KeyModel, vis: &syn::Visibility) -> (TokenStream, 
     let level = |i: usize| format_ident!("{}{}Cond{}", ident, camel, i);
     let cond_ty = quote!(#p::SortKeyCondition<#ident, #kind>);
     let res = quote!(::core::result::Result<#cond_ty, #p::KeyFormatError>);
-    let mk = quote!(#p::SortKeyCondition::__new(#index, #attr, __op));
-    let cx = cx_const(e, k);
+    let mk = |op: TokenStream| quote!(::core::result::Result::Ok(#p::SortKeyCondition::__new(#index, #attr, #op)));
+    let tpl = tpl_const(k);
 
-    // The fields in order with their format and the literal after them.
-    let fields: Vec<(&Field, Format, Option<String>)> = k
+    let fields: Vec<(&Field, Format)> = k
         .parts
         .iter()
         .filter_map(|p| match p {
-            Part::Field {
-                field,
-                format,
-                next_lit,
-            } => Some((&e.fields[*field], *format, next_lit.clone())),
+            Part::Field { field, format } => Some((&e.fields[*field], *format)),
             Part::Lit(_) => None,
         })
         .collect();
     let n = fields.len();
     let mut items = Vec::new();
-    #[allow(clippy::needless_range_loop)] // `i` is the depth, used beyond indexing
     for i in 0..=n {
         let this = level(i);
         let doc = if i == 0 {
-            format!("Conditions on `{}` = \"{}\" of `{}`: fix leading fields in order, then compare the next one.", k.attr, k.template, ident)
+            format!("Conditions on `{}` = `{}` of `{}`: fix leading fields in order, then compare the next one.", k.attr, k.template, ident)
         } else {
             format!("`{}` with its first {} field(s) fixed.", k.template, i)
         };
         let mut methods = Vec::new();
-        methods.push(quote! {
-            /// Keys that begin with the literal prefix and the fields fixed so
-            /// far: at depth zero, every item of this type.
-            pub fn begins_with(self) -> #res {
-                let __p = self.__prefix?;
-                let __op = #p::bounds::begins_with(&__p);
-                ::core::result::Result::Ok(#mk)
-            }
-        });
+        let begins = mk(quote!(self.__w?.begins_with()));
         if i == n {
             methods.push(quote! {
                 /// The one key with every field fixed.
                 pub fn eq(self) -> #res {
-                    let __op = #p::SortKeyOp::Eq(self.__prefix?);
-                    ::core::result::Result::Ok(#mk)
+                    #begins
+                }
+                /// The one key with every field fixed (a field that is fixed
+                /// means that value, so this is `eq()`).
+                pub fn begins_with(self) -> #res {
+                    #begins
                 }
             });
         } else {
-            let (f, format, next) = &fields[i];
+            methods.push(quote! {
+                /// Keys whose fields fixed so far equal these values: at depth
+                /// zero, every item of this type.
+                pub fn begins_with(self) -> #res {
+                    #begins
+                }
+            });
+            let (f, format) = fields[i];
             let id = &f.ident;
             let aty = arg_ty(f);
             let rebind = arg_rebind(f);
             let next_level = level(i + 1);
-            let write = write_part(f, *format, &quote!(#id), delim_of(next));
-            let tail = next.clone().unwrap_or_default();
+            let write = write_part(f, format, &quote!(#id));
             let set_doc = format!("Fixes `{id}`.");
             methods.push(quote! {
                 #[doc = #set_doc]
                 pub fn #id(self, #id: #aty) -> #next_level {
                     #rebind
                     #next_level {
-                        __prefix: self.__prefix.and_then(|mut __s| {
-                            #cx
-                            #write
-                            __s.push_str(#tail);
-                            ::core::result::Result::Ok(__s)
+                        __w: self.__w.and_then(|mut __w| {
+                            #write?;
+                            ::core::result::Result::Ok(__w)
                         }),
                     }
-                }
-            });
-            let fmt_fn = format_ident!("__fmt_{}", id);
-            methods.push(quote! {
-                fn #fmt_fn(#id: #aty) -> ::core::result::Result<#p::String, #p::KeyFormatError> {
-                    #rebind
-                    #cx
-                    let mut __s = #p::String::new();
-                    #write
-                    ::core::result::Result::Ok(__s)
                 }
             });
             for (op, doc) in [
@@ -425,33 +380,50 @@ fn cond_chain(e: &Entity, k: &KeyModel, vis: &syn::Visibility) -> (TokenStream, 
             ] {
                 let op_id = format_ident!("{}", op);
                 let doc = format!("`{id}` {doc} the value (within the fields fixed so far).");
+                let ok = mk(quote!(__op));
                 methods.push(quote! {
                     #[doc = #doc]
                     pub fn #op_id(self, #id: #aty) -> #res {
-                        let __p = self.__prefix?;
-                        let __v = Self::#fmt_fn(#id)?;
-                        let __op = #p::bounds::#op_id(&__p, &__v, #tail);
-                        ::core::result::Result::Ok(#mk)
+                        #rebind
+                        let __op = self.__w?.#op_id(|__w| #write)?;
+                        #ok
                     }
                 });
             }
-            let bdoc = format!("`{id}` between `lo` and `hi`, both included.");
+            let bdoc =
+                format!("`{id}` between `lo` and `hi`, both included (nothing when `lo > hi`).");
+            let write_lo = write_part(f, format, &quote!(lo));
+            let write_hi = write_part(f, format, &quote!(hi));
+            let lo_rebind = arg_rebind_as(f, "lo");
+            let hi_rebind = arg_rebind_as(f, "hi");
+            let ok = mk(quote!(__op));
             methods.push(quote! {
                 #[doc = #bdoc]
                 pub fn between(self, lo: #aty, hi: #aty) -> #res {
-                    let __p = self.__prefix?;
-                    let __lo = Self::#fmt_fn(lo)?;
-                    let __hi = Self::#fmt_fn(hi)?;
-                    let __op = #p::bounds::between(&__p, &__lo, &__hi, #tail);
-                    ::core::result::Result::Ok(#mk)
+                    #lo_rebind
+                    #hi_rebind
+                    let __op = self.__w?.between(|__w| #write_lo, |__w| #write_hi)?;
+                    #ok
                 }
             });
+            if f.kind == TypeKind::String {
+                let sw = format_ident!("{}_starts_with", id);
+                let doc = format!("Keys whose `{id}` text starts with `text`: a prefix search on the text, unlike `.{id}(..)`, which fixes the value.");
+                let ok = mk(quote!(self.__w?.starts_with(text.as_ref())?));
+                methods.push(quote! {
+                    #[doc = #doc]
+                    pub fn #sw(self, text: impl ::core::convert::AsRef<str>) -> #res {
+                        #ok
+                    }
+                });
+            }
         }
         items.push(quote! {
             #[doc = #doc]
             #[must_use]
+            #[derive(Debug, Clone)]
             #vis struct #this {
-                __prefix: ::core::result::Result<#p::String, #p::KeyFormatError>,
+                __w: ::core::result::Result<#p::KeyWriter, #p::KeyFormatError>,
             }
             impl #this {
                 #(#methods)*
@@ -460,9 +432,8 @@ fn cond_chain(e: &Entity, k: &KeyModel, vis: &syn::Visibility) -> (TokenStream, 
     }
     let entry_name = format_ident!("{}", k.fn_name);
     let first = level(0);
-    let prefix = k.prefix();
     let doc = format!(
-        "Sort-key conditions on `{}` = \"{}\"{}.",
+        "Sort-key conditions on `{}` = `{}`{}.",
         k.attr,
         k.template,
         of_index(k)
@@ -470,7 +441,7 @@ fn cond_chain(e: &Entity, k: &KeyModel, vis: &syn::Visibility) -> (TokenStream, 
     let entry = quote! {
         #[doc = #doc]
         pub fn #entry_name() -> #first {
-            #first { __prefix: ::core::result::Result::Ok(#p::String::from(#prefix)) }
+            #first { __w: ::core::result::Result::Ok(#p::KeyWriter::new(Self::#tpl)) }
         }
     };
     (quote!(#(#items)*), entry)
@@ -497,9 +468,10 @@ pub fn keys(e: &Entity, vis: &syn::Visibility) -> KeyCode {
         all.extend(ix.sk.iter());
     }
     for k in &all {
+        inherent.push(tpl_def(e, k));
         inherent.push(text_fn(e, k));
         inherent.push(parse_fn(e, k));
-        if k.fn_name.ends_with("_sk") || k.fn_name == "sk" {
+        if k.role == KeyRole::Sort {
             let (o, entry) = cond_chain(e, k, vis);
             outer.push(o);
             inherent.push(entry);
@@ -521,12 +493,12 @@ pub fn keys(e: &Entity, vis: &syn::Visibility) -> KeyCode {
         None => quote!(::core::option::Option::None),
     };
     let doc = format!(
-        "The table key of one `{}`: `{}` = \"{}\"{}.",
+        "The table key of one `{}`: `{}` = `{}`{}.",
         ident,
         e.pk.attr,
         e.pk.template,
         e.sk.as_ref()
-            .map(|s| format!(", `{}` = \"{}\"", s.attr, s.template))
+            .map(|s| format!(", `{}` = `{}`", s.attr, s.template))
             .unwrap_or_default()
     );
     inherent.push(quote! {

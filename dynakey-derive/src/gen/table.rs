@@ -16,7 +16,10 @@ fn entities(cx: &Ctxt, input: &DeriveInput) -> Vec<Path> {
     let mut out = Vec::new();
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("dynamo")) {
         let r = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("entities") {
+            if meta.path.is_ident("crate") {
+                // Read by `attr::crate_path`.
+                let _: syn::LitStr = meta.value()?.parse()?;
+            } else if meta.path.is_ident("entities") {
                 let content;
                 syn::parenthesized!(content in meta.input);
                 let list = Punctuated::<Path, Token![,]>::parse_terminated(&content)?;

@@ -62,17 +62,34 @@ impl Attr for AttributeValue {
     }
 }
 
-fn number<T: std::str::FromStr>(
+/// A number attribute through `read`, which gets its text.
+fn number<T>(
     value: &AttributeValue,
     path: &AttrPath<'_>,
     what: &str,
+    read: impl FnOnce(&str) -> Option<T>,
 ) -> Result<T, DecodeError> {
     match value {
-        AttributeValue::N(n) => n
-            .parse()
-            .map_err(|_| DecodeError::new(path, format!("N fitting {what}"), format!("N {n:?}"))),
+        AttributeValue::N(n) => read(n)
+            .ok_or_else(|| DecodeError::new(path, format!("N fitting {what}"), format!("N {n:?}"))),
         other => Err(DecodeError::mismatch(path, "N (number)", other)),
     }
+}
+
+/// An integer from any form of number a client writes: `100`, and also
+/// `1E+2` or `100.0` (boto3 and others write these; DynamoDB keeps them).
+fn int<T: std::str::FromStr + TryFrom<i128>>(n: &str) -> Option<T> {
+    n.parse()
+        .ok()
+        .or_else(|| crate::number::integer(n).and_then(|v| T::try_from(v).ok()))
+}
+
+/// A decimal in plain or scientific notation.
+fn decimal(n: &str) -> Option<Decimal> {
+    n.parse()
+        .ok()
+        .or_else(|| Decimal::from_scientific(n).ok())
+        .or_else(|| n.strip_prefix('+').and_then(decimal))
 }
 
 /// Integer text without the formatting machinery: the codec's hot path
@@ -177,7 +194,7 @@ macro_rules! small_integers {
                 Some(AttributeValue::N(int_text(v < 0, v.unsigned_abs() as u64)))
             }
             fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
-                number(value, path, stringify!($t))
+                number(value, path, stringify!($t), int)
             }
         }
     )*};
@@ -186,23 +203,23 @@ macro_rules! small_integers {
 small_integers!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
 macro_rules! numbers {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $read:expr),*) => {$(
         impl Attr for $t {
             fn to_attr(&self) -> Option<AttributeValue> {
                 Some(AttributeValue::N(self.to_string()))
             }
             fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
-                number(value, path, stringify!($t))
+                number(value, path, stringify!($t), $read)
             }
         }
 
     )*};
 }
 
-numbers!(i128, u128, Decimal);
+numbers!(i128 => int, u128 => int, Decimal => decimal);
 
 macro_rules! number_sets {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $read:expr),*) => {$(
         impl SetMember for $t {
             fn to_set(members: Vec<&Self>) -> AttributeValue {
                 AttributeValue::Ns(members.into_iter().map(|m| m.to_string()).collect())
@@ -212,7 +229,7 @@ macro_rules! number_sets {
                     AttributeValue::Ns(ns) => ns
                         .iter()
                         .enumerate()
-                        .map(|(i, n)| number(&AttributeValue::N(n.clone()), &path.index(i), stringify!($t)))
+                        .map(|(i, n)| number(&AttributeValue::N(n.clone()), &path.index(i), stringify!($t), $read))
                         .collect(),
                     other => Err(DecodeError::mismatch(path, "NS (number set)", other)),
                 }
@@ -221,14 +238,18 @@ macro_rules! number_sets {
     )*};
 }
 
-number_sets!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, Decimal);
+number_sets!(
+    i8 => int, i16 => int, i32 => int, i64 => int, i128 => int, isize => int,
+    u8 => int, u16 => int, u32 => int, u64 => int, u128 => int, usize => int,
+    Decimal => decimal
+);
 
 impl Attr for f32 {
     fn to_attr(&self) -> Option<AttributeValue> {
         Some(AttributeValue::N(self.to_string()))
     }
     fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
-        number(value, path, "f32")
+        number(value, path, "f32", |n| n.parse().ok())
     }
 }
 
@@ -237,7 +258,7 @@ impl Attr for f64 {
         Some(AttributeValue::N(f64_text(*self)))
     }
     fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
-        number(value, path, "f64")
+        number(value, path, "f64", |n| n.parse().ok())
     }
 }
 
@@ -281,9 +302,12 @@ impl SetMember for Vec<u8> {
 }
 
 /// Key-text types (uuid, date, instant) are stored as their key text, so an
-/// attribute and a key hold the same string.
+/// attribute and a key hold the same string. Reading is lenient where
+/// other clients write other valid forms: any uuid form (uppercase,
+/// braced, simple), and an instant in RFC 3339 with any offset; keys stay
+/// strict.
 macro_rules! as_key_text {
-    ($($t:ty => $what:literal),*) => {$(
+    ($($t:ty => $what:literal, $lenient:expr),*) => {$(
         impl Attr for $t {
             fn to_attr(&self) -> Option<AttributeValue> {
                 let mut s = String::new();
@@ -296,7 +320,9 @@ macro_rules! as_key_text {
             fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
                 match value {
                     AttributeValue::S(s) => <$t as KeyText>::parse_text(s)
-                        .map_err(|_| DecodeError::new(path, $what, format!("S {s:?}"))),
+                        .ok()
+                        .or_else(|| $lenient(s))
+                        .ok_or_else(|| DecodeError::new(path, $what, format!("S {s:?}"))),
                     other => Err(DecodeError::mismatch(path, $what, other)),
                 }
             }
@@ -305,9 +331,11 @@ macro_rules! as_key_text {
 }
 
 as_key_text!(
-    Uuid => "S holding a lowercase uuid",
-    Date => "S holding a date YYYY-MM-DD",
-    OffsetDateTime => "S holding a UTC instant YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ"
+    Uuid => "S holding a uuid", |s: &str| Uuid::try_parse(s).ok(),
+    Date => "S holding a date YYYY-MM-DD", |_: &str| None,
+    OffsetDateTime => "S holding an instant (RFC 3339)", |s: &str| {
+        OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).ok()
+    }
 );
 
 impl SetMember for Uuid {

@@ -4,8 +4,8 @@
 //! A condition stays inside the template's literal prefix (`SITE#…`), so a
 //! typed query reads only its own type: `ge(v)` under a prefix is
 //! `BETWEEN prefix+v AND prefix+U+10FFFF`, never a bare `>=` that would run
-//! into the next type's items. Key values may not hold control characters or
-//! U+10FFFF, which makes these bounds exact.
+//! into the next type's items. Key text never holds U+10FFFF, and escaped
+//! text nothing at or below its delimiter, which makes these bounds exact.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -15,6 +15,7 @@ use super::HIGH;
 
 /// The comparison a [`SortKeyCondition`] sends.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SortKeyOp {
     /// `sk = :v`
     Eq(String),
@@ -30,6 +31,12 @@ pub enum SortKeyOp {
     Between(String, String),
     /// `begins_with(sk, :p)`
     BeginsWith(String),
+    /// Every sort key: the query sends no sort-key condition (a
+    /// `begins_with()` of a template with no literal prefix).
+    All,
+    /// No sort key: the query returns nothing and sends no request
+    /// (`between` with its bounds in the wrong order).
+    Empty,
 }
 
 /// A typed condition on the sort key of entity `E` under key kind `K`.
@@ -101,7 +108,8 @@ impl<E, K: KeyKind> fmt::Debug for SortKeyCondition<E, K> {
 /// city `York` must not select `Yorkshire`, so "the field is `York`" is
 /// `begins_with(prefix + "York#")`, not `begins_with(prefix + "York")`. The
 /// bounds assume, like the order of composite keys itself, that the
-/// delimiter sorts below every character of the field's values.
+/// delimiter sorts below every character of the field's text, which the
+/// escaping of [`KeyWriter`](super::KeyWriter) makes true for every value.
 #[doc(hidden)]
 pub mod bounds {
     use super::*;
@@ -196,18 +204,25 @@ pub mod bounds {
         }
         match below(prefix, value) {
             Some(to) if to.as_str() >= prefix => SortKeyOp::Between(prefix.to_owned(), to),
-            // Nothing under the prefix is below an empty value: an empty range.
-            _ => SortKeyOp::Between(upper(prefix), prefix.to_owned()),
+            // Nothing under the prefix is below an empty value.
+            _ => SortKeyOp::Empty,
         }
     }
 
-    /// `lo <= field <= hi`.
+    /// `lo <= field <= hi`; nothing when `lo > hi`.
     pub fn between(prefix: &str, lo: &str, hi: &str, next: &str) -> SortKeyOp {
+        if lo > hi {
+            return SortKeyOp::Empty;
+        }
         SortKeyOp::Between(format!("{prefix}{lo}"), through(prefix, hi, next))
     }
 
-    /// `begins_with(prefix)`.
+    /// `begins_with(prefix)`; every key when the prefix is empty.
     pub fn begins_with(prefix: &str) -> SortKeyOp {
-        SortKeyOp::BeginsWith(prefix.to_owned())
+        if prefix.is_empty() {
+            SortKeyOp::All
+        } else {
+            SortKeyOp::BeginsWith(prefix.to_owned())
+        }
     }
 }

@@ -64,6 +64,11 @@ impl KeyPartError {
     note = "key parts are String, integers (with a width such as `d6` or `n4` in sort keys), bool, rust_decimal::Decimal, uuid::Uuid, time::Date, time::OffsetDateTime, and unit enums with #[derive(DynamoValue)]"
 )]
 pub trait KeyText: Sized {
+    /// The length in bytes of every text form, when it is fixed (a uuid's
+    /// 36, a date's 10). A fixed-width field ends where its width says; a
+    /// field of varying width is escaped so that its delimiter ends it (see
+    /// [`KeyWriter`](super::KeyWriter)).
+    const WIDTH: Option<usize> = None;
     /// Appends the text form.
     fn write_text(&self, out: &mut String) -> Result<(), KeyPartError>;
     /// Reads the text form back.
@@ -157,21 +162,10 @@ pub trait KeyReverse: Sized {
 
 const REV_MAX: i128 = 9_999_999_999_999;
 
-/// Checks text that goes into a key: control characters and U+10FFFF break
-/// the order of composite keys and the bounds of range conditions.
-pub(crate) fn check_text(s: &str) -> Result<(), KeyPartError> {
-    match s.chars().find(|c| *c < ' ' || *c == super::HIGH) {
-        Some(found) => Err(KeyPartError::new(
-            s,
-            KeyFormatReason::ForbiddenChar { found },
-        )),
-        None => Ok(()),
-    }
-}
-
+/// The text as it is: the template's writer escapes it (or, for raw text,
+/// refuses control characters).
 impl KeyText for String {
     fn write_text(&self, out: &mut String) -> Result<(), KeyPartError> {
-        check_text(self)?;
         out.push_str(self);
         Ok(())
     }
@@ -483,6 +477,7 @@ macro_rules! floats {
 floats!(f32, f64);
 
 impl KeyText for Uuid {
+    const WIDTH: Option<usize> = Some(uuid::fmt::Hyphenated::LENGTH);
     fn write_text(&self, out: &mut String) -> Result<(), KeyPartError> {
         let mut buf = [0u8; uuid::fmt::Hyphenated::LENGTH];
         out.push_str(self.hyphenated().encode_lower(&mut buf));
@@ -541,6 +536,7 @@ fn parse_date(s: &str, expected: &str) -> Result<Date, KeyPartError> {
 }
 
 impl KeyText for Date {
+    const WIDTH: Option<usize> = Some(10);
     fn write_text(&self, out: &mut String) -> Result<(), KeyPartError> {
         write_date(*self, out)
     }
@@ -558,6 +554,7 @@ const INSTANT: &str = "YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ";
 /// so two offsets of one instant give the same text and text order is time
 /// order.
 impl KeyText for OffsetDateTime {
+    const WIDTH: Option<usize> = Some(INSTANT.len());
     fn write_text(&self, out: &mut String) -> Result<(), KeyPartError> {
         // `to_offset` panics when the UTC date leaves the supported years
         // (9999-12-31T23:00-05:00 is in year 10000 in UTC).

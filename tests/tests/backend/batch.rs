@@ -1,7 +1,7 @@
 //! Batch write and batch get.
 
-use dynakey::testing::{Note, Profile};
 use dynakey::Entity;
+use dynakey_tests::notes::{Note, Profile};
 
 use super::{fixture, note};
 

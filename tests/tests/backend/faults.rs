@@ -7,8 +7,8 @@ use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::types::{AttributeValue, WriteRequest};
 use aws_sdk_dynamodb::Client;
 use dynakey::fault::{FaultConfig, FaultInjector};
-use dynakey::testing::Note;
 use dynakey::{Db, Error, RetryPolicy};
+use dynakey_tests::notes::Note;
 
 use super::{fixture, note, Fixture};
 
@@ -52,7 +52,14 @@ async fn two_thousand_items_at_30_percent_faults_none_lost_none_duplicated() {
     for id in 0..2000 {
         b = b.put(&note(&format!("u{}", id % 16), id));
     }
-    let out = b.send().await.unwrap();
+    // Whatever is left after the retries comes back inside the error.
+    let out = match b.send().await {
+        Ok(out) => out,
+        Err(Error::BatchIncomplete(out)) => *out,
+        Err(e) => panic!("{e}"),
+    };
+    assert!(out.failed.is_empty());
+    assert_eq!(out.written + out.unprocessed.len(), 2000);
     let stats = inj.stats();
     assert!(
         stats.throttled > 0 && stats.partial > 0 && stats.held_back > 0,
@@ -89,13 +96,11 @@ async fn two_thousand_items_at_30_percent_faults_none_lost_none_duplicated() {
         if pending.is_empty() {
             break;
         }
-        pending = db
-            .batch_write()
-            .requests(pending)
-            .send()
-            .await
-            .unwrap()
-            .unprocessed;
+        pending = match db.batch_write().requests(pending).send().await {
+            Ok(_) => Vec::new(),
+            Err(Error::BatchIncomplete(out)) => out.unprocessed,
+            Err(e) => panic!("{e}"),
+        };
     }
     assert!(pending.is_empty());
     assert_eq!(f.db.scan::<Note>().count().await.unwrap(), 2000);
@@ -133,8 +138,10 @@ async fn throttling_that_never_ends_is_typed_and_hands_everything_back() {
     for id in 0..30 {
         b = b.put(&note("ann", id));
     }
-    let out = b.send().await.unwrap();
-    assert_eq!(out.unprocessed.len(), 30);
+    let Err(Error::BatchIncomplete(out)) = b.send().await else {
+        panic!("a batch that wrote nothing is incomplete")
+    };
+    assert_eq!((out.written, out.unprocessed.len()), (0, 30));
     assert_eq!(out.calls, 6); // two chunks, three attempts each
     let got = db
         .batch_get((0..30).map(|id| Note::key("ann", id).unwrap()))

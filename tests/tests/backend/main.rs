@@ -10,8 +10,8 @@ mod rates;
 mod transactions;
 
 use dynakey::local::{self, Local};
-use dynakey::testing::{Note, Profile};
 use dynakey::{Db, Entity};
+use dynakey_tests::notes::{Note, Profile};
 
 /// A fresh table on the backend; keep it alive for the test (dropping it
 /// stops the embedded engine).

@@ -2,8 +2,8 @@
 //! scans.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use dynakey::testing::{stray_item, Note, Profile, UserItem};
 use dynakey::{Condition, Entity, Error};
+use dynakey_tests::notes::{stray_item, Note, Profile, UserItem};
 use futures_util::TryStreamExt;
 
 use super::{fixture, note, Fixture};
@@ -39,17 +39,20 @@ async fn query_sort_key_conditions_and_order() {
     // A typed query reads only notes, though the profile shares the partition.
     assert_eq!(f.db.query(pk()).all().await.unwrap().len(), 20);
     assert_eq!(f.db.query(pk()).count().await.unwrap(), 20);
-    let q = f.db.query(pk()).sk(Note::sk_between(5, 9).unwrap());
+    let q = f.db.query(pk()).sk(Note::sk().between(5u32, 9u32).unwrap());
     assert_eq!(ids(&q.all().await.unwrap()), [5, 6, 7, 8, 9]);
     assert_eq!(
         ids(&q.clone().descending().all().await.unwrap()),
         [9, 8, 7, 6, 5]
     );
-    let q = f.db.query(pk()).sk(Note::sk_ge(18).unwrap()).consistent();
+    let q =
+        f.db.query(pk())
+            .sk(Note::sk().ge(18u32).unwrap())
+            .consistent();
     assert_eq!(ids(&q.all().await.unwrap()), [18, 19, 20]);
     let q =
         f.db.query(pk())
-            .sk(Note::sk_all())
+            .sk(Note::sk().begins_with().unwrap())
             .filter(Condition::attr("tag").exists());
     assert_eq!(q.count().await.unwrap(), 10);
 }
@@ -60,7 +63,7 @@ async fn pages_with_opaque_cursors_and_streams() {
     seed(&f, "ann", 1..=25).await;
     let q =
         f.db.query(Note::pk("ann").unwrap())
-            .sk(Note::sk_all())
+            .sk(Note::sk().begins_with().unwrap())
             .limit(10);
     let mut cursor: Option<String> = None;
     let mut seen = Vec::new();
@@ -217,7 +220,7 @@ async fn fan_out_merges_partitions_in_sort_key_order() {
     assert_eq!(ids(&desc), [79, 78, 77, 76, 75]);
     let range =
         f.db.query_many(shards())
-            .sk(Note::sk_between(10, 19).unwrap())
+            .sk(Note::sk().between(10u32, 19u32).unwrap())
             .sequential()
             .all()
             .await
@@ -226,7 +229,7 @@ async fn fan_out_merges_partitions_in_sort_key_order() {
     assert_eq!(f.db.query_many(shards()).count().await.unwrap(), 80);
     assert_eq!(
         f.db.query_many(shards())
-            .sk(Note::sk_ge(70).unwrap())
+            .sk(Note::sk().ge(70u32).unwrap())
             .count()
             .await
             .unwrap(),

@@ -19,8 +19,8 @@ use aws_smithy_runtime_api::client::http::{
 use aws_smithy_runtime_api::client::orchestrator::{HttpRequest, HttpResponse};
 use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
 use aws_smithy_types::body::SdkBody;
-use dynakey::testing::Note;
 use dynakey::{Db, Entity};
+use dynakey_tests::notes::Note;
 
 use super::note;
 

@@ -1,8 +1,8 @@
 //! Write and get transactions across entity types.
 
 use dynakey::expr::{RawExpr, Update};
-use dynakey::testing::{Note, Profile};
 use dynakey::{Condition, Entity, Error};
+use dynakey_tests::notes::{Note, Profile};
 
 use super::{fixture, note};
 

@@ -1,21 +1,23 @@
-// A sparse index takes an item only with both keys: setting one input
-// needs the other; removing one (the item leaves) does not.
+// Each index key follows its own inputs: reassigning a task sets only the
+// assignee (the partition key's one input), but a new due date needs the
+// priority too, since both feed the sort key.
 use dynakey::{Db, DynamoEntity};
 
 #[derive(DynamoEntity)]
-#[dynamo(entity = "SUBSCRIBER")]
-#[pk("SUB#<id>")]
-#[sk("PROFILE")]
-#[gsi("GSI2", pk = "PLAN#<plan>", sk = "SINCE#<since>", sparse)]
-struct Subscriber {
+#[dynamo(entity = "TASK")]
+#[pk("TASK#<id>")]
+#[sk("TASK")]
+#[gsi("GSI1", pk = "ASSIGNEE#<assignee>", sk = "<due>#<priority:d1>", sparse)]
+struct Task {
     id: String,
-    plan: Option<String>,
-    since: Option<time::Date>,
+    assignee: Option<String>,
+    due: time::Date,
+    priority: u8,
 }
 
-fn subscribe(db: &Db) {
-    let _ = db.update(Subscriber::update("s1").remove_since());
-    let _ = db.update(Subscriber::update("s1").set_plan("pro"));
+fn reschedule(db: &Db) {
+    let _ = db.update(Task::update("t1").set_assignee("bob"));
+    let _ = db.update(Task::update("t1").set_due(time::macros::date!(2026 - 07 - 16)));
 }
 
 fn main() {}

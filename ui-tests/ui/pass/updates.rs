@@ -1,6 +1,7 @@
 // Updates that compile: a missing input that comes with the table key, a
 // complete sparse update, a removal that takes an item out of an index, a
-// copied bare-field key, and typed conditions.
+// sparse key set from its own input only, upserts that set every required
+// field (a counter from zero), and typed conditions.
 use dynakey::{Db, DynamoEntity, DynamoValue};
 
 #[derive(DynamoValue, Clone, Copy)]
@@ -32,6 +33,26 @@ struct Note {
     version: u64,
 }
 
+#[derive(DynamoEntity)]
+#[dynamo(entity = "SUBSCRIBER")]
+#[pk("SUB#<id>")]
+#[sk("PROFILE")]
+#[gsi("GSI2", pk = "PLAN#<plan>", sk = "SINCE#<since>", sparse)]
+struct Subscriber {
+    id: String,
+    plan: Option<String>,
+    since: Option<time::Date>,
+}
+
+#[derive(DynamoEntity)]
+#[dynamo(entity = "PAGE_VIEWS")]
+#[pk("PAGE#<page>")]
+struct PageViews {
+    page: String,
+    views: u64,
+    last_referrer: Option<String>,
+}
+
 fn run(db: &Db) {
     let id = uuid::Uuid::now_v7();
     let _ = db
@@ -49,6 +70,15 @@ fn run(db: &Db) {
             .set_owner("ann")
             .set_live_since(time::OffsetDateTime::now_utc()),
     );
+    // Reassigning sets the partition key's one input: the sort key's inputs
+    // are not needed.
+    let _ = db.update(Subscriber::update("s1").set_plan("pro"));
+    let _ = db.update(
+        WorkItem::upsert(id)
+            .set_owner("ann")
+            .set_status(Status::Open),
+    );
+    let _ = db.update(PageViews::upsert("home").increment_views(1));
     let _ = WorkItem::attrs()
         .status
         .eq(Status::Open)
