@@ -31,10 +31,12 @@ pub fn expand(cx: &Ctxt, input: &DeriveInput) -> Option<TokenStream> {
                     continue;
                 }
                 let name = attr::variant(cx, &v.attrs).unwrap_or_else(|| v.ident.to_string());
-                if name.is_empty() || name.chars().any(|c| c < ' ') {
+                // Any other text is fine in a key: the template escapes what
+                // sorts at or below its delimiter.
+                if name.is_empty() || name.chars().any(|c| c < ' ' || c == '\u{10FFFF}') {
                     cx.error(
                         v.ident.span(),
-                        "DYNA109: a variant's stored name must be non-empty text",
+                        "DYNA109: a variant's stored name must be non-empty text without control characters or U+10FFFF",
                     );
                 }
                 names.push(name);
