@@ -5,14 +5,18 @@
 
 pub(crate) mod cond;
 pub(crate) mod formats;
+mod reader;
 mod template;
 mod typed;
+mod writer;
 pub mod ulid;
 pub mod uuid7;
 
 pub use cond::{SortKeyCondition, SortKeyOp};
 pub use formats::{KeyDecimal, KeyPadded, KeyPartError, KeyReverse, KeySigned, KeyText};
-pub use template::{escape_char, KeyReader, KeyTemplate, KeyWriter, PartFormat, TemplatePart};
+pub use reader::KeyReader;
+pub use template::{escape_char, KeyTemplate, PartFormat, TemplatePart};
+pub use writer::KeyWriter;
 pub use typed::{Global, Key, KeyKind, Local, PartitionKey, Table};
 
 /// The highest character a key may hold; range conditions use it as an upper

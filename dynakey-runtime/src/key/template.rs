@@ -35,8 +35,7 @@
 
 use std::borrow::Cow;
 
-use super::cond::{bounds, SortKeyOp};
-use super::formats::{KeyDecimal, KeyPadded, KeyPartError, KeyReverse, KeySigned, KeyText};
+use super::formats::KeyPartError;
 use super::HIGH;
 use crate::error::{KeyFormatError, KeyFormatReason};
 
@@ -112,10 +111,10 @@ pub enum TemplatePart {
 #[derive(Debug)]
 pub struct KeyTemplate {
     entity: &'static str,
-    text: &'static str,
-    parts: &'static [TemplatePart],
-    escape: char,
-    raw: bool,
+    pub(super) text: &'static str,
+    pub(super) parts: &'static [TemplatePart],
+    pub(super) escape: char,
+    pub(super) raw: bool,
 }
 
 impl KeyTemplate {
@@ -178,7 +177,7 @@ impl KeyTemplate {
         })
     }
 
-    fn err(&self, field: &'static str, e: KeyPartError) -> KeyFormatError {
+    pub(super) fn err(&self, field: &'static str, e: KeyPartError) -> KeyFormatError {
         KeyFormatError {
             entity: self.entity,
             template: self.text,
@@ -229,7 +228,7 @@ pub const fn escape_char(parts: &[TemplatePart]) -> char {
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 /// Appends `s` escaped with `esc` (see the module docs).
-fn escape_into(out: &mut String, s: &str, esc: char) -> Result<(), KeyFormatReason> {
+pub(super) fn escape_into(out: &mut String, s: &str, esc: char) -> Result<(), KeyFormatReason> {
     if !s.chars().any(|c| c <= esc || c == HIGH) {
         out.push_str(s);
         return Ok(());
@@ -252,7 +251,7 @@ fn escape_into(out: &mut String, s: &str, esc: char) -> Result<(), KeyFormatReas
 
 /// Reads back what [`escape_into`] wrote; `None` unless `s` is exactly the
 /// escaped form of some text (so reading and writing round-trip).
-fn unescape(s: &str, esc: char) -> Option<Cow<'_, str>> {
+pub(super) fn unescape(s: &str, esc: char) -> Option<Cow<'_, str>> {
     if !s.chars().any(|c| c <= esc || c == HIGH) {
         return Some(Cow::Borrowed(s));
     }
@@ -285,591 +284,22 @@ fn unescape(s: &str, esc: char) -> Option<Cow<'_, str>> {
 
 /// Checks raw text (a bare or `path` field): no control characters, no
 /// U+10FFFF.
-fn check_raw(s: &str) -> Result<(), KeyFormatReason> {
+pub(super) fn check_raw(s: &str) -> Result<(), KeyFormatReason> {
     match s.chars().find(|c| *c < ' ' || *c == HIGH) {
         Some(found) => Err(KeyFormatReason::ForbiddenChar { found }),
         None => Ok(()),
     }
 }
 
-/// Writes the text of one key, field by field, as generated code does:
-/// each call writes the next placeholder and the literal text after it.
-///
-/// ```
-/// use dynakey_runtime::key::{KeyTemplate, KeyWriter, PartFormat, TemplatePart::*};
-/// static T: KeyTemplate = KeyTemplate::new("EMP", "EMP#<number:d6>",
-///     &[Lit("EMP#"), Field { name: "number", format: PartFormat::Padded(6) }]);
-/// let mut w = KeyWriter::new(&T);
-/// w.padded(&42u32).unwrap();
-/// assert_eq!(w.finish().unwrap(), "EMP#000042");
-/// ```
-#[derive(Debug, Clone)]
-pub struct KeyWriter {
-    tpl: &'static KeyTemplate,
-    out: String,
-    at: usize,
-}
-
-impl KeyWriter {
-    /// A writer at the start of `tpl` (its leading literal written).
-    pub fn new(tpl: &'static KeyTemplate) -> Self {
-        let mut w = KeyWriter {
-            tpl,
-            out: String::with_capacity(tpl.text.len() + 16),
-            at: 0,
-        };
-        w.lits();
-        w
-    }
-
-    fn lits(&mut self) {
-        while let Some(TemplatePart::Lit(l)) = self.tpl.parts.get(self.at) {
-            self.out.push_str(l);
-            self.at += 1;
-        }
-    }
-
-    /// The placeholder to write next.
-    fn field(&self) -> (&'static str, PartFormat) {
-        match self.tpl.parts.get(self.at) {
-            Some(TemplatePart::Field { name, format }) => (name, *format),
-            _ => ("", PartFormat::Text),
-        }
-    }
-
-    fn advance(&mut self) {
-        self.at += 1;
-        self.lits();
-    }
-
-    fn fail(&self, field: &'static str, value: &str, reason: KeyFormatReason) -> KeyFormatError {
-        self.tpl.err(field, KeyPartError::new(value, reason))
-    }
-
-    /// Appends variable-width text under the template's rules.
-    fn push_text(
-        &mut self,
-        name: &'static str,
-        format: PartFormat,
-        v: &str,
-    ) -> Result<(), KeyFormatError> {
-        if v.is_empty() {
-            return Err(self.fail(name, v, KeyFormatReason::Empty));
-        }
-        if self.tpl.raw || format == PartFormat::Path {
-            check_raw(v).map_err(|r| self.fail(name, v, r))?;
-            self.out.push_str(v);
-            Ok(())
-        } else {
-            let esc = self.tpl.escape;
-            escape_into(&mut self.out, v, esc).map_err(|r| self.fail(name, v, r))
-        }
-    }
-
-    /// Writes a string field.
-    pub fn str(&mut self, v: &str) -> Result<(), KeyFormatError> {
-        let (name, format) = self.field();
-        self.push_text(name, format, v)?;
-        self.advance();
-        Ok(())
-    }
-
-    /// Writes an unformatted field through its [`KeyText`] form.
-    pub fn text<T: KeyText + ?Sized>(&mut self, v: &T) -> Result<(), KeyFormatError> {
-        let (name, format) = self.field();
-        let start = self.out.len();
-        v.write_text(&mut self.out)
-            .map_err(|e| self.tpl.err(name, e))?;
-        match T::WIDTH {
-            Some(w) => {
-                let written = &self.out[start..];
-                if written.len() != w || !written.is_ascii() {
-                    let written = written.to_owned();
-                    return Err(self.fail(
-                        name,
-                        &written,
-                        KeyFormatReason::Malformed {
-                            expected: format!("{w} ASCII characters"),
-                        },
-                    ));
-                }
-            }
-            None => {
-                let written = self.out.split_off(start);
-                self.push_text(name, format, &written)?;
-            }
-        }
-        self.advance();
-        Ok(())
-    }
-
-    fn fixed(
-        &mut self,
-        write: impl FnOnce(PartFormat, &mut String) -> Result<(), KeyPartError>,
-    ) -> Result<(), KeyFormatError> {
-        let (name, format) = self.field();
-        write(format, &mut self.out).map_err(|e| self.tpl.err(name, e))?;
-        self.advance();
-        Ok(())
-    }
-
-    /// Writes a `d<w>` field.
-    pub fn padded<T: KeyPadded>(&mut self, v: &T) -> Result<(), KeyFormatError> {
-        self.fixed(|f, out| match f {
-            PartFormat::Padded(w) => v.write_padded(w, out),
-            _ => Err(mismatch()),
-        })
-    }
-
-    /// Writes an `n<w>` field.
-    pub fn signed<T: KeySigned>(&mut self, v: &T) -> Result<(), KeyFormatError> {
-        self.fixed(|f, out| match f {
-            PartFormat::Signed(w) => v.write_signed(w, out),
-            _ => Err(mismatch()),
-        })
-    }
-
-    /// Writes an `n<w>.<p>` field.
-    pub fn decimal<T: KeyDecimal>(&mut self, v: &T) -> Result<(), KeyFormatError> {
-        self.fixed(|f, out| match f {
-            PartFormat::Decimal(w, p) => v.write_decimal(w, p, out),
-            _ => Err(mismatch()),
-        })
-    }
-
-    /// Writes a `rev` field.
-    pub fn reverse<T: KeyReverse>(&mut self, v: &T) -> Result<(), KeyFormatError> {
-        self.fixed(|f, out| match f {
-            PartFormat::Reverse => v.write_reverse(out),
-            _ => Err(mismatch()),
-        })
-    }
-
-    /// The key text; refuses a key that came out empty.
-    pub fn finish(self) -> Result<String, KeyFormatError> {
-        if self.out.is_empty() {
-            return Err(self.fail("", "", KeyFormatReason::Empty));
-        }
-        Ok(self.out)
-    }
-
-    /// Whether every placeholder is written.
-    pub fn is_complete(&self) -> bool {
-        self.at >= self.tpl.parts.len()
-    }
-
-    /// The text written so far.
-    pub fn as_str(&self) -> &str {
-        &self.out
-    }
-
-    // ---- sort-key conditions ------------------------------------------
-
-    /// Keys whose fields written so far equal theirs: `begins_with` of the
-    /// text so far (which ends with the delimiter after the last field
-    /// written, so `York` does not select `Yorkshire`). With every field
-    /// written it is the one key (`=`); with nothing written and no literal
-    /// prefix, every key.
-    pub fn begins_with(self) -> SortKeyOp {
-        if self.is_complete() {
-            SortKeyOp::Eq(self.out)
-        } else if self.out.is_empty() {
-            SortKeyOp::All
-        } else {
-            SortKeyOp::BeginsWith(self.out)
-        }
-    }
-
-    /// Keys whose next field's *text* starts with `text` (a string field):
-    /// a prefix search that says so, unlike fixing the field, which means
-    /// equality.
-    pub fn starts_with(mut self, text: &str) -> Result<SortKeyOp, KeyFormatError> {
-        let (name, format) = self.field();
-        if !text.is_empty() {
-            if self.tpl.raw || format == PartFormat::Path {
-                check_raw(text).map_err(|r| self.fail(name, text, r))?;
-                self.out.push_str(text);
-            } else {
-                let esc = self.tpl.escape;
-                escape_into(&mut self.out, text, esc).map_err(|r| self.fail(name, text, r))?;
-            }
-        }
-        Ok(if self.out.is_empty() {
-            SortKeyOp::All
-        } else {
-            SortKeyOp::BeginsWith(self.out)
-        })
-    }
-
-    /// Writes the next field with `write` and splits the text into what
-    /// came before it, the field's text and the literal after it; also
-    /// whether it is the last field and whether its text runs opposite to
-    /// its values (`rev`).
-    fn split(
-        mut self,
-        write: impl FnOnce(&mut KeyWriter) -> Result<(), KeyFormatError>,
-    ) -> Result<Split, KeyFormatError> {
-        let start = self.out.len();
-        let field_at = self.at;
-        let reversed = self.field().1 == PartFormat::Reverse;
-        write(&mut self)?;
-        let next_len: usize = self.tpl.parts[field_at + 1..]
-            .iter()
-            .map_while(|p| match p {
-                TemplatePart::Lit(l) => Some(l.len()),
-                TemplatePart::Field { .. } => None,
-            })
-            .sum();
-        let last = self.is_complete();
-        let end = self.out.len() - next_len;
-        let next = self.out[end..].to_owned();
-        let value = self.out[start..end].to_owned();
-        self.out.truncate(start);
-        Ok(Split {
-            prefix: self.out,
-            value,
-            next,
-            last,
-            reversed,
-        })
-    }
-
-    /// The next field equals the value `write` writes.
-    pub fn eq(
-        self,
-        write: impl FnOnce(&mut KeyWriter) -> Result<(), KeyFormatError>,
-    ) -> Result<SortKeyOp, KeyFormatError> {
-        let s = self.split(write)?;
-        Ok(if s.last {
-            SortKeyOp::Eq(format!("{}{}{}", s.prefix, s.value, s.next))
-        } else {
-            bounds::eq(&s.prefix, &s.value, &s.next)
-        })
-    }
-
-    /// Compares the next field with a value. Values compare as values: a
-    /// `rev` field's text runs the other way, so its bounds are flipped.
-    fn compare(
-        self,
-        op: Cmp,
-        write: impl FnOnce(&mut KeyWriter) -> Result<(), KeyFormatError>,
-    ) -> Result<SortKeyOp, KeyFormatError> {
-        let s = self.split(write)?;
-        let op = if s.reversed { op.flip() } else { op };
-        let (p, v, n) = (&s.prefix, &s.value, &s.next);
-        Ok(match op {
-            Cmp::Lt => bounds::lt(p, v, n),
-            Cmp::Le => bounds::le(p, v, n),
-            Cmp::Gt => bounds::gt(p, v, n),
-            Cmp::Ge => bounds::ge(p, v, n),
-        })
-    }
-
-    /// The next field below the value.
-    pub fn lt(
-        self,
-        write: impl FnOnce(&mut KeyWriter) -> Result<(), KeyFormatError>,
-    ) -> Result<SortKeyOp, KeyFormatError> {
-        self.compare(Cmp::Lt, write)
-    }
-
-    /// The next field at or below the value.
-    pub fn le(
-        self,
-        write: impl FnOnce(&mut KeyWriter) -> Result<(), KeyFormatError>,
-    ) -> Result<SortKeyOp, KeyFormatError> {
-        self.compare(Cmp::Le, write)
-    }
-
-    /// The next field above the value.
-    pub fn gt(
-        self,
-        write: impl FnOnce(&mut KeyWriter) -> Result<(), KeyFormatError>,
-    ) -> Result<SortKeyOp, KeyFormatError> {
-        self.compare(Cmp::Gt, write)
-    }
-
-    /// The next field at or above the value.
-    pub fn ge(
-        self,
-        write: impl FnOnce(&mut KeyWriter) -> Result<(), KeyFormatError>,
-    ) -> Result<SortKeyOp, KeyFormatError> {
-        self.compare(Cmp::Ge, write)
-    }
-
-    /// The next field between two values, both included. Bounds in the
-    /// wrong order select nothing ([`SortKeyOp::Empty`]), as SQL's
-    /// `BETWEEN` does; DynamoDB would refuse the request.
-    pub fn between(
-        self,
-        lo: impl FnOnce(&mut KeyWriter) -> Result<(), KeyFormatError>,
-        hi: impl FnOnce(&mut KeyWriter) -> Result<(), KeyFormatError>,
-    ) -> Result<SortKeyOp, KeyFormatError> {
-        let other = self.clone();
-        let lo = self.split(lo)?;
-        let hi = other.split(hi)?;
-        let (lo, hi) = if lo.reversed { (hi, lo) } else { (lo, hi) };
-        Ok(bounds::between(&lo.prefix, &lo.value, &hi.value, &lo.next))
-    }
-}
-
-/// A field written for a condition, split from its surroundings.
-struct Split {
-    prefix: String,
-    value: String,
-    next: String,
-    last: bool,
-    reversed: bool,
-}
-
-#[derive(Clone, Copy)]
-enum Cmp {
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
-
-impl Cmp {
-    fn flip(self) -> Self {
-        match self {
-            Cmp::Lt => Cmp::Gt,
-            Cmp::Le => Cmp::Ge,
-            Cmp::Gt => Cmp::Lt,
-            Cmp::Ge => Cmp::Le,
-        }
-    }
-}
-
-fn mismatch() -> KeyPartError {
+/// A format call that does not match the template (generated code never
+/// makes one).
+pub(super) fn mismatch() -> KeyPartError {
     KeyPartError::new(
         "",
         KeyFormatReason::Malformed {
             expected: "the format of the template".into(),
         },
     )
-}
-
-/// Reads a key back, field by field, as generated `parse_*` functions do.
-/// Every field must be in the exact form a [`KeyWriter`] writes, so a key
-/// that reads back writes back to the same text.
-///
-/// ```
-/// use dynakey_runtime::key::{KeyReader, KeyTemplate, PartFormat, TemplatePart::*};
-/// static T: KeyTemplate = KeyTemplate::new("T", "T-<delta:n4>-<note>", &[
-///     Lit("T-"), Field { name: "delta", format: PartFormat::Signed(4) },
-///     Lit("-"), Field { name: "note", format: PartFormat::Text }]);
-/// let mut r = KeyReader::new(&T, "T--9995-fee").unwrap();
-/// assert_eq!(r.signed::<i32>().unwrap(), -5);
-/// assert_eq!(r.str().unwrap(), "fee");
-/// r.end().unwrap();
-/// ```
-#[derive(Debug)]
-pub struct KeyReader<'a> {
-    tpl: &'static KeyTemplate,
-    rest: &'a str,
-    at: usize,
-}
-
-impl<'a> KeyReader<'a> {
-    /// A reader of `key` under `tpl` (its leading literal checked).
-    pub fn new(tpl: &'static KeyTemplate, key: &'a str) -> Result<Self, KeyFormatError> {
-        let mut r = KeyReader {
-            tpl,
-            rest: key,
-            at: 0,
-        };
-        r.lits()?;
-        Ok(r)
-    }
-
-    fn malformed(
-        &self,
-        field: &'static str,
-        value: &str,
-        expected: impl Into<String>,
-    ) -> KeyFormatError {
-        self.tpl.err(
-            field,
-            KeyPartError::new(
-                value,
-                KeyFormatReason::Malformed {
-                    expected: expected.into(),
-                },
-            ),
-        )
-    }
-
-    fn lits(&mut self) -> Result<(), KeyFormatError> {
-        while let Some(TemplatePart::Lit(l)) = self.tpl.parts.get(self.at) {
-            match self.rest.strip_prefix(l) {
-                Some(r) => self.rest = r,
-                None => return Err(self.malformed("", self.rest, format!("{l:?}"))),
-            }
-            self.at += 1;
-        }
-        Ok(())
-    }
-
-    fn field(&self) -> (&'static str, PartFormat) {
-        match self.tpl.parts.get(self.at) {
-            Some(TemplatePart::Field { name, format }) => (name, *format),
-            _ => ("", PartFormat::Text),
-        }
-    }
-
-    /// The literal after the current field, if any.
-    fn next_lit(&self) -> Option<&'static str> {
-        match self.tpl.parts.get(self.at + 1) {
-            Some(TemplatePart::Lit(l)) => Some(l),
-            _ => None,
-        }
-    }
-
-    /// Splits off the current field's text: `width` characters, or up to
-    /// the delimiter that follows it.
-    fn take(&mut self, width: Option<usize>) -> Result<&'a str, KeyFormatError> {
-        let (name, format) = self.field();
-        let end = match width {
-            Some(w) => {
-                if self.rest.len() < w || !self.rest.is_char_boundary(w) {
-                    return Err(self.malformed(name, self.rest, format!("{w} characters")));
-                }
-                w
-            }
-            None if self.tpl.raw || format == PartFormat::Path => self.rest.len(),
-            None => match self.next_lit().and_then(|l| l.chars().next()) {
-                Some(d) => self.rest.find(d).unwrap_or(self.rest.len()),
-                None => self.rest.len(),
-            },
-        };
-        let (part, rest) = self.rest.split_at(end);
-        self.rest = rest;
-        Ok(part)
-    }
-
-    fn advance(&mut self) -> Result<(), KeyFormatError> {
-        self.at += 1;
-        self.lits()
-    }
-
-    /// Reads variable-width text: unescaped, or checked raw text.
-    fn text_part(&mut self) -> Result<Cow<'a, str>, KeyFormatError> {
-        let (name, format) = self.field();
-        let part = self.take(None)?;
-        if part.is_empty() {
-            return Err(self
-                .tpl
-                .err(name, KeyPartError::new("", KeyFormatReason::Empty)));
-        }
-        if self.tpl.raw || format == PartFormat::Path {
-            check_raw(part).map_err(|r| self.tpl.err(name, KeyPartError::new(part, r)))?;
-            return Ok(Cow::Borrowed(part));
-        }
-        let esc = self.tpl.escape;
-        unescape(part, esc).ok_or_else(|| {
-            self.malformed(
-                name,
-                part,
-                format!("text escaped with {esc:?} (every character up to {esc:?} as {esc}XX)"),
-            )
-        })
-    }
-
-    /// Reads a string field.
-    pub fn str(&mut self) -> Result<String, KeyFormatError> {
-        let s = self.text_part()?.into_owned();
-        self.advance()?;
-        Ok(s)
-    }
-
-    /// Reads an unformatted field through its [`KeyText`] form.
-    pub fn text<T: KeyText>(&mut self) -> Result<T, KeyFormatError> {
-        let (name, _) = self.field();
-        let text: Cow<'a, str> = match T::WIDTH {
-            Some(w) => Cow::Borrowed(self.take(Some(w))?),
-            None => self.text_part()?,
-        };
-        let v = T::parse_text(&text).map_err(|e| self.tpl.err(name, e))?;
-        let mut again = String::with_capacity(text.len());
-        if v.write_text(&mut again).is_err() || again != *text {
-            return Err(self.malformed(name, &text, format!("the canonical form {again:?}")));
-        }
-        self.advance()?;
-        Ok(v)
-    }
-
-    fn fixed<T>(
-        &mut self,
-        read: impl FnOnce(PartFormat, &str) -> Result<T, KeyPartError>,
-        write: impl FnOnce(&T, PartFormat, &mut String) -> Result<(), KeyPartError>,
-    ) -> Result<T, KeyFormatError> {
-        let (name, format) = self.field();
-        let part = self.take(format.width())?;
-        let v = read(format, part).map_err(|e| self.tpl.err(name, e))?;
-        let mut again = String::with_capacity(part.len());
-        if write(&v, format, &mut again).is_err() || again != part {
-            return Err(self.malformed(name, part, format!("the canonical form {again:?}")));
-        }
-        self.advance()?;
-        Ok(v)
-    }
-
-    /// Reads a `d<w>` field.
-    pub fn padded<T: KeyPadded>(&mut self) -> Result<T, KeyFormatError> {
-        self.fixed(
-            |f, s| match f {
-                PartFormat::Padded(w) => T::parse_padded(s, w),
-                _ => Err(mismatch()),
-            },
-            |v, f, out| match f {
-                PartFormat::Padded(w) => v.write_padded(w, out),
-                _ => Err(mismatch()),
-            },
-        )
-    }
-
-    /// Reads an `n<w>` field.
-    pub fn signed<T: KeySigned>(&mut self) -> Result<T, KeyFormatError> {
-        self.fixed(
-            |f, s| match f {
-                PartFormat::Signed(w) => T::parse_signed(s, w),
-                _ => Err(mismatch()),
-            },
-            |v, f, out| match f {
-                PartFormat::Signed(w) => v.write_signed(w, out),
-                _ => Err(mismatch()),
-            },
-        )
-    }
-
-    /// Reads an `n<w>.<p>` field.
-    pub fn decimal<T: KeyDecimal>(&mut self) -> Result<T, KeyFormatError> {
-        self.fixed(
-            |f, s| match f {
-                PartFormat::Decimal(w, p) => T::parse_decimal(s, w, p),
-                _ => Err(mismatch()),
-            },
-            |v, f, out| match f {
-                PartFormat::Decimal(w, p) => v.write_decimal(w, p, out),
-                _ => Err(mismatch()),
-            },
-        )
-    }
-
-    /// Reads a `rev` field.
-    pub fn reverse<T: KeyReverse>(&mut self) -> Result<T, KeyFormatError> {
-        self.fixed(|_, s| T::parse_reverse(s), |v, _, out| v.write_reverse(out))
-    }
-
-    /// Nothing may follow the last part.
-    pub fn end(self) -> Result<(), KeyFormatError> {
-        if self.rest.is_empty() && self.at >= self.tpl.parts.len() {
-            Ok(())
-        } else {
-            Err(self.malformed("", self.rest, "the end of the key"))
-        }
-    }
 }
 
 #[cfg(test)]
