@@ -1,11 +1,28 @@
-//! The checked model codegen works from. Everything here is valid: codegen
+//! The checked models codegen works from. Everything here is valid: codegen
 //! never reports user errors.
 
 use proc_macro2::Span;
-use syn::{Ident, Type};
+use syn::{Ident, Path, Type};
 
 use crate::template::Format;
 use crate::types::TypeKind;
+
+/// What a field is stored as: one role, the options being exclusive.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FieldRole {
+    /// An attribute of its own name (or `rename`).
+    Plain,
+    /// Left out of the item when empty (`omit_empty`).
+    OmitEmpty,
+    /// Not stored (`skip`): `Default` when read.
+    Skip,
+    /// Stored through serde (`serde`).
+    Serde,
+    /// The TTL attribute, as epoch seconds (`ttl`).
+    Ttl,
+    /// The optimistic-lock version (`version`).
+    Version,
+}
 
 pub struct Field {
     pub ident: Ident,
@@ -14,19 +31,36 @@ pub struct Field {
     pub inner: Type,
     pub optional: bool,
     pub kind: TypeKind,
+    pub role: FieldRole,
+    /// The attribute name.
     pub attr: String,
-    pub omit_empty: bool,
-    pub skip: bool,
-    pub serde: bool,
-    pub ttl: bool,
-    pub version: bool,
     pub span: Span,
 }
 
 impl Field {
+    pub fn skip(&self) -> bool {
+        self.role == FieldRole::Skip
+    }
+    pub fn serde(&self) -> bool {
+        self.role == FieldRole::Serde
+    }
+    pub fn ttl(&self) -> bool {
+        self.role == FieldRole::Ttl
+    }
+    pub fn version(&self) -> bool {
+        self.role == FieldRole::Version
+    }
+    pub fn omit_empty(&self) -> bool {
+        self.role == FieldRole::OmitEmpty
+    }
     /// May be absent: `Option`, or an `omit_empty` value.
     pub fn may_be_absent(&self) -> bool {
-        self.optional || self.omit_empty
+        self.optional || self.omit_empty()
+    }
+    /// The name without a raw identifier's `r#`.
+    pub fn name(&self) -> String {
+        let n = self.ident.to_string();
+        n.strip_prefix("r#").unwrap_or(&n).to_owned()
     }
 }
 
@@ -72,6 +106,11 @@ impl KeyModel {
         })
     }
 
+    /// Distinct fields, in template order.
+    pub fn distinct_fields(&self) -> Vec<usize> {
+        dedup(self.fields())
+    }
+
     pub fn prefix(&self) -> String {
         match self.parts.first() {
             Some(Part::Lit(l)) => l.clone(),
@@ -89,6 +128,46 @@ pub struct IndexModel {
     pub snake: String,
 }
 
+impl IndexModel {
+    /// The key attributes an item writes for this index (a local index's
+    /// partition key is the table's own).
+    pub fn written_keys(&self) -> Vec<&KeyModel> {
+        let mut keys = Vec::new();
+        if self.kind != KeyKind::Local {
+            keys.push(&self.pk);
+        }
+        keys.extend(self.sk.iter());
+        keys
+    }
+}
+
+/// One index key attribute a typed update maintains.
+pub struct MaintainedKey {
+    /// The index, in `Entity::indexes`.
+    pub index: usize,
+    /// Its sort key (else its partition key).
+    pub sort: bool,
+    pub sparse: bool,
+    /// Its inputs outside the table key: the ones an update can change.
+    pub open: Vec<usize>,
+}
+
+/// The facts behind typed updates, DYNA226 and DYNA228.
+pub struct UpdateModel {
+    /// The table key's fields (they come with the update's key).
+    pub table_key: Vec<usize>,
+    pub keys: Vec<MaintainedKey>,
+    /// Table-key fields an index key reads: kept from the key.
+    pub kept: Vec<usize>,
+    /// Fields whose value an index key needs: stored when set.
+    pub slots: Vec<usize>,
+    /// Fields with a typestate parameter: the open inputs of keys with two
+    /// or more of them (DYNA226), and the required fields (DYNA228).
+    pub tracked: Vec<usize>,
+    /// Fields a new item needs (decoding fails without them).
+    pub required: Vec<usize>,
+}
+
 pub struct Entity {
     pub ident: Ident,
     pub discriminator: String,
@@ -98,4 +177,54 @@ pub struct Entity {
     pub indexes: Vec<IndexModel>,
     pub fields: Vec<Field>,
     pub ttl_attr: Option<String>,
+    pub update: UpdateModel,
+}
+
+impl Entity {
+    pub fn key_of(&self, k: &MaintainedKey) -> &KeyModel {
+        let ix = &self.indexes[k.index];
+        if k.sort {
+            ix.sk.as_ref().unwrap_or(&ix.pk)
+        } else {
+            &ix.pk
+        }
+    }
+}
+
+/// A `DynamoValue`.
+pub enum Value {
+    /// A unit enum stored by name.
+    Enum {
+        ident: Ident,
+        /// (variant, stored name)
+        variants: Vec<(Ident, String)>,
+    },
+    /// A struct stored as a map.
+    Struct { ident: Ident, fields: Vec<Field> },
+}
+
+/// A `DynamoUnion`.
+pub struct Union {
+    pub ident: Ident,
+    /// (variant, entity type)
+    pub variants: Vec<(Ident, Type)>,
+}
+
+/// A `DynamoTable`.
+pub struct Table {
+    pub ident: Ident,
+    pub entities: Vec<Path>,
+    /// Pairs allowed to overlap (DYNA305 opted out).
+    pub overlaps: Vec<(Path, Path)>,
+}
+
+/// Distinct indexes, in order.
+pub fn dedup(v: impl IntoIterator<Item = usize>) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    for i in v {
+        if !out.contains(&i) {
+            out.push(i);
+        }
+    }
+    out
 }

@@ -1,5 +1,5 @@
-//! Diagnostics: a code, one line, the template redrawn with a caret under the
-//! culprit, and a hint.
+//! Diagnostics: a code, one line, the template redrawn with a caret under
+//! the culprit, and a hint. The one caret renderer of the derive.
 
 use std::ops::Range;
 
@@ -15,31 +15,47 @@ pub struct Diag<'a> {
 
 impl Diag<'_> {
     pub fn render(&self) -> String {
-        let head = format!("{} = \"", self.label);
-        let start = self.template[..self.range.start.min(self.template.len())]
-            .chars()
-            .count();
-        let len = self.template
-            [self.range.start.min(self.template.len())..self.range.end.min(self.template.len())]
-            .chars()
-            .count()
-            .max(1);
-        let pad = " ".repeat(head.chars().count() + start);
-        let mut out = format!(
-            "{}: {}\n  |\n  | {}{}\"\n  | {}{}",
-            self.code,
-            self.message,
-            head,
-            self.template,
-            pad,
-            "^".repeat(len)
-        );
+        let drawn = caret(self.label, self.template, self.range.clone(), "");
+        let mut out = format!("{}: {}\n  |\n", self.code, self.message);
+        for line in drawn.lines() {
+            out.push_str("  | ");
+            out.push_str(line);
+            out.push('\n');
+        }
+        out.pop();
         if let Some(h) = &self.help {
             out.push_str("\n  = help: ");
             out.push_str(h);
         }
         out
     }
+}
+
+/// `label = "template"` over a line with a caret under `range` (byte
+/// offsets into the template), followed by `note`.
+pub fn caret(label: &str, template: &str, range: Range<usize>, note: &str) -> String {
+    let head = format!("{label} = \"");
+    let end = range.end.min(template.len());
+    let start = range.start.min(end);
+    let pad = " ".repeat(head.chars().count() + template[..start].chars().count());
+    let len = template[start..end].chars().count().max(1);
+    let note = if note.is_empty() {
+        String::new()
+    } else {
+        format!(" {note}")
+    };
+    format!("{head}{template}\"\n{pad}{}{note}", "^".repeat(len))
+}
+
+/// The byte range of `<name…>` in a template.
+pub fn placeholder(template: &str, name: &str) -> Option<Range<usize>> {
+    let needle = format!("<{name}");
+    let at = template
+        .match_indices(&needle)
+        .map(|(i, _)| i)
+        .find(|&i| matches!(template[i + needle.len()..].chars().next(), Some('>' | ':')))?;
+    let len = template[at..].find('>').map_or(needle.len(), |j| j + 1);
+    Some(at..at + len)
 }
 
 /// The closest candidate to `name`, if one is close enough to suggest.

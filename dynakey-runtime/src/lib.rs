@@ -21,6 +21,8 @@ mod number;
 pub mod query;
 pub mod size;
 pub mod table;
+#[doc(hidden)]
+pub mod table_check;
 pub mod transact;
 pub mod union;
 pub mod update;

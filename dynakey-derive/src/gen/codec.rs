@@ -5,26 +5,26 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::keys::private;
+use super::private;
 use crate::model::Field;
 
 /// Statements inserting each stored field into `__item`.
-pub fn encode_fields(fields: &[Field], serde_ok: bool) -> TokenStream {
+pub fn encode_fields(fields: &[Field]) -> TokenStream {
     let p = private();
-    let stmts = fields.iter().filter(|f| !f.skip).map(|f| {
+    let stmts = fields.iter().filter(|f| !f.skip()).map(|f| {
         let id = &f.ident;
         let ty = &f.ty;
         let attr = &f.attr;
         let name = id.to_string();
         let sp = ty.span();
-        if f.serde && serde_ok {
+        if f.serde() {
             return quote! {
                 if let ::core::option::Option::Some(__v) = #p::serde_to_attr(&self.#id, #name)? {
                     __item.insert(#p::String::from(#attr), __v);
                 }
             };
         }
-        if f.ttl {
+        if f.ttl() {
             let call = quote_spanned!(sp=> <#ty as #p::Ttl>::ttl_to_attr);
             return quote! {
                 if let ::core::option::Option::Some(__v) = #call(&self.#id) {
@@ -38,7 +38,7 @@ pub fn encode_fields(fields: &[Field], serde_ok: bool) -> TokenStream {
                 __item.insert(#p::String::from(#attr), __v);
             }
         };
-        if f.omit_empty {
+        if f.omit_empty() {
             let empty = quote_spanned!(sp=> <#ty as #p::Attr>::is_empty_value);
             quote!(if !#empty(&self.#id) { #put })
         } else {
@@ -51,24 +51,24 @@ pub fn encode_fields(fields: &[Field], serde_ok: bool) -> TokenStream {
 /// Each stored field's attribute name and an expression of type
 /// `Option<AttributeValue>` for its value (`None`: left out of the item).
 /// An entity's `to_item` evaluates these before it builds its map.
-pub fn encode_values(fields: &[Field], serde_ok: bool) -> Vec<(String, TokenStream)> {
+pub fn encode_values(fields: &[Field]) -> Vec<(String, TokenStream)> {
     let p = private();
     fields
         .iter()
-        .filter(|f| !f.skip)
+        .filter(|f| !f.skip())
         .map(|f| {
             let id = &f.ident;
             let ty = &f.ty;
             let name = id.to_string();
             let sp = ty.span();
-            let value = if f.serde && serde_ok {
+            let value = if f.serde() {
                 quote!(#p::serde_to_attr(&self.#id, #name)?)
-            } else if f.ttl {
+            } else if f.ttl() {
                 let call = quote_spanned!(sp=> <#ty as #p::Ttl>::ttl_to_attr);
                 quote!(#call(&self.#id))
             } else {
                 let to = quote_spanned!(sp=> <#ty as #p::Attr>::to_attr);
-                if f.omit_empty {
+                if f.omit_empty() {
                     let empty = quote_spanned!(sp=> <#ty as #p::Attr>::is_empty_value);
                     quote! {
                         if #empty(&self.#id) {
@@ -87,26 +87,26 @@ pub fn encode_values(fields: &[Field], serde_ok: bool) -> Vec<(String, TokenStre
 }
 
 /// Field initialisers reading `__item` (a map) below `__path`.
-pub fn decode_fields(fields: &[Field], serde_ok: bool) -> TokenStream {
+pub fn decode_fields(fields: &[Field]) -> TokenStream {
     let p = private();
     let inits = fields.iter().map(|f| {
         let id = &f.ident;
         let ty = &f.ty;
         let attr = &f.attr;
         let sp = ty.span();
-        if f.skip {
+        if f.skip() {
             let d = quote_spanned!(sp=> <#ty as ::core::default::Default>::default());
             return quote!(#id: #d);
         }
-        if f.serde && serde_ok {
+        if f.serde() {
             return quote!(#id: #p::serde_from_item(__item, #attr, &__path)?);
         }
-        if f.ttl {
+        if f.ttl() {
             let call = quote_spanned!(sp=> <#ty as #p::Ttl>::ttl_from_item);
             return quote!(#id: #call(__item, #attr, &__path)?);
         }
         let from = quote_spanned!(sp=> <#ty as #p::Attr>::from_attr);
-        let missing = if f.omit_empty {
+        let missing = if f.omit_empty() {
             quote_spanned!(sp=> ::core::result::Result::Ok(<#ty as ::core::default::Default>::default()))
         } else {
             quote_spanned!(sp=> <#ty as #p::Attr>::from_missing(&__path.field(#attr)))

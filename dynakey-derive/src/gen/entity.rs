@@ -5,7 +5,8 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::codec::{decode_fields, encode_values};
-use super::keys::{call_text_fn, key_fields, keys, private, tpl_const};
+use super::keys::{call_text_fn, key_fields, keys, tpl_const};
+use super::private;
 use crate::model::{Entity, IndexModel, KeyKind, KeyModel};
 
 fn key_meta(e: &Entity, k: &KeyModel) -> TokenStream {
@@ -76,7 +77,7 @@ fn index_values(e: &Entity, ix: &IndexModel, first: usize) -> (TokenStream, Vec<
             } else {
                 quote!(let #id = &self.#id;)
             };
-            let empty = if f.omit_empty && ix.sparse {
+            let empty = if f.omit_empty() && ix.sparse {
                 quote!(if <#inner as #p::Attr>::is_empty_value(#id) { break 'key ::core::option::Option::None; })
             } else {
                 quote!()
@@ -116,13 +117,13 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let index_metas = e.indexes.iter().map(|ix| index_meta(e, ix));
-    let field_metas = e.fields.iter().filter(|f| !f.skip).map(|f| {
+    let field_metas = e.fields.iter().filter(|f| !f.skip()).map(|f| {
         let name = f.ident.to_string();
         let attr = &f.attr;
         let optional = f.may_be_absent();
         quote!(#p::FieldMeta { name: #name, attr: #attr, optional: #optional })
     });
-    let version = match e.fields.iter().find(|f| f.version) {
+    let version = match e.fields.iter().find(|f| f.version()) {
         Some(f) => {
             let a = &f.attr;
             quote!(::core::option::Option::Some(#a))
@@ -149,9 +150,9 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
     let unversioned = e
         .fields
         .iter()
-        .all(|f| !f.version)
+        .all(|f| !f.version())
         .then(|| quote!(impl #p::Unversioned for #ident {}));
-    let decode = decode_fields(&e.fields, true);
+    let decode = decode_fields(&e.fields);
 
     quote! {
         #outer
@@ -228,7 +229,7 @@ fn to_item_body(e: &Entity) -> TokenStream {
         lets.push(stmt);
         slots.extend(mine);
     }
-    for (attr, value) in encode_values(&e.fields, true) {
+    for (attr, value) in encode_values(&e.fields) {
         single(&attr, value, &mut lets, &mut slots);
     }
     // Two sources for one attribute (fields renamed alike): the last one
@@ -266,8 +267,12 @@ fn to_item_body(e: &Entity) -> TokenStream {
 
 /// What is emitted next to the errors when the derive fails: an `Entity`
 /// impl, so uses of the type elsewhere do not add errors of their own.
-pub fn fallback(ident: &syn::Ident) -> TokenStream {
+pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
     let p = private();
+    let ident = &input.ident;
+    if !input.generics.params.is_empty() {
+        return TokenStream::new();
+    }
     let name = ident.to_string();
     quote! {
         impl #p::Entity for #ident {

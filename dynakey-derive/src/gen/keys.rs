@@ -9,7 +9,7 @@ use crate::model::{Entity, Field, KeyKind, KeyModel, KeyRole, Part};
 use crate::template::Format;
 use crate::types::TypeKind;
 
-pub use super::private;
+use super::private;
 
 /// The parameter type of a public key function: strings by `AsRef<str>`,
 /// everything else by `Borrow<T>` (so `T` and `&T` both work).
@@ -107,13 +107,7 @@ fn read_part(f: &Field, format: Format) -> TokenStream {
 
 /// Distinct fields of a key, in template order.
 pub fn key_fields(k: &KeyModel) -> Vec<usize> {
-    let mut v: Vec<usize> = Vec::new();
-    for f in k.fields() {
-        if !v.contains(&f) {
-            v.push(f);
-        }
-    }
-    v
+    k.distinct_fields()
 }
 
 fn internal_fn(k: &KeyModel) -> Ident {
@@ -134,8 +128,7 @@ fn tpl_def(e: &Entity, k: &KeyModel) -> TokenStream {
     let parts = k.parts.iter().map(|part| match part {
         Part::Lit(l) => quote!(#p::TemplatePart::Lit(#l)),
         Part::Field { field, format } => {
-            let name = e.fields[*field].ident.to_string();
-            let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
+            let name = e.fields[*field].name();
             let f = match *format {
                 Format::Text => quote!(Text),
                 Format::Padded(w) => quote!(Padded(#w)),

@@ -2,117 +2,66 @@
 //! other by the compiler (DYNA301–DYNA305), and the table they need.
 //!
 //! The macro cannot see other types' attributes, so each check is a `const`
-//! assertion over the entities' `META`, with a message naming both types.
+//! evaluated over the entities' `META`: a failed check panics at compile
+//! time with a message the runtime builds from both entities' templates.
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::punctuated::Punctuated;
-use syn::{DeriveInput, Path, Token};
 
-use super::keys::private;
-use crate::ctxt::Ctxt;
+use super::private;
+use crate::model::Table;
 
-fn entities(cx: &Ctxt, input: &DeriveInput) -> Vec<Path> {
-    let mut out = Vec::new();
-    for attr in input.attrs.iter().filter(|a| a.path().is_ident("dynamo")) {
-        let r = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("crate") {
-                // Read by `attr::crate_path`.
-                let _: syn::LitStr = meta.value()?.parse()?;
-            } else if meta.path.is_ident("entities") {
-                let content;
-                syn::parenthesized!(content in meta.input);
-                let list = Punctuated::<Path, Token![,]>::parse_terminated(&content)?;
-                out.extend(list);
-            } else {
-                let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
-                cx.error(
-                    syn::spanned::Spanned::span(&meta.path),
-                    format!("DYNA112: unknown table option `{key}`\n  = help: write #[dynamo(entities(Member, Membership, ..))]"),
-                );
+/// `const _: () = ...` failing the build with the message of `check`, an
+/// expression of the runtime's `ConstMessage` (empty when fine).
+pub fn const_check(check: TokenStream) -> TokenStream {
+    quote! {
+        const _: () = {
+            const __M: &str = #check.as_str();
+            if !__M.is_empty() {
+                ::core::panic!("{}", __M)
             }
-            Ok(())
-        });
-        if let Err(e) = r {
-            cx.push(e);
-        }
+        };
     }
-    out
 }
 
-fn name(p: &Path) -> String {
-    p.segments
-        .last()
-        .map(|s| s.ident.to_string())
-        .unwrap_or_default()
-}
-
-pub fn expand(cx: &Ctxt, input: &DeriveInput) -> Option<TokenStream> {
+pub fn expand(t: &Table) -> TokenStream {
     let p = private();
-    let ident = &input.ident;
-    let list = entities(cx, input);
-    if list.is_empty() {
-        cx.error(ident.span(), format!("DYNA109: table `{ident}` lists no entities\n  = help: add #[dynamo(entities(Member, Membership, ..))]"));
-    }
-    for (i, a) in list.iter().enumerate() {
-        if list[..i].iter().any(|b| b == a) {
-            cx.error(
-                syn::spanned::Spanned::span(a),
-                format!("DYNA301: `{}` is listed twice in table `{ident}`", name(a)),
-            );
-        }
-    }
-    if cx.has_errors() {
-        return None;
-    }
+    let ident = &t.ident;
+    let name = ident.to_string();
+    let meta = |t: &syn::Path| quote!(<#t as #p::Entity>::META);
     let mut checks = Vec::new();
-    for (i, a) in list.iter().enumerate() {
-        for b in &list[i + 1..] {
-            let (na, nb) = (name(a), name(b));
-            let meta = |t: &Path| quote!(<#t as #p::Entity>::META);
+    for (i, a) in t.entities.iter().enumerate() {
+        for b in &t.entities[i + 1..] {
             let (ma, mb) = (meta(a), meta(b));
-            let msgs = [
-                (
-                    quote!(!#p::str_eq(#ma.discriminator, #mb.discriminator)),
-                    format!("DYNA301: `{na}` and `{nb}` in table `{ident}` have the same discriminator, so their items cannot be told apart"),
-                ),
-                (
-                    quote!(#p::str_eq(#ma.discriminator_attr, #mb.discriminator_attr)),
-                    format!("DYNA302: `{na}` and `{nb}` in table `{ident}` store the discriminator under different attributes; a table has one"),
-                ),
-                (
-                    quote!(#p::same_table_key(#ma, #mb)),
-                    format!("DYNA303: `{na}` and `{nb}` in table `{ident}` name the table's key attributes differently (or one has a sort key and the other not)"),
-                ),
-                (
-                    quote!(#p::indexes_agree(#ma, #mb)),
-                    format!("DYNA304: `{na}` and `{nb}` in table `{ident}` disagree on an index: one name must have one kind and one pair of attributes, and two indexes cannot share an attribute"),
-                ),
-                (
-                    quote!(!#p::shadows(#ma, #mb)),
-                    format!("DYNA305: the sort-key prefix of `{na}` is a prefix of `{nb}`'s in a partition they can share, so a typed query of `{na}` also reads `{nb}`'s items; give them distinct literal prefixes"),
-                ),
-                (
-                    // Reported once when the prefixes are equal.
-                    quote!(!(#p::shadows(#mb, #ma) && !#p::shadows(#ma, #mb))),
-                    format!("DYNA305: the sort-key prefix of `{nb}` is a prefix of `{na}`'s in a partition they can share, so a typed query of `{nb}` also reads `{na}`'s items; give them distinct literal prefixes"),
-                ),
-            ];
-            for (cond, msg) in msgs {
-                checks.push(quote!(
-                    const _: () = ::core::assert!(#cond, #msg);
-                ));
-            }
+            // Overlaps the table allows, in either order.
+            let allowed = |x: &syn::Path, y: &syn::Path| t.overlaps.iter().any(|(p, q)| p == x && q == y);
+            let (ab, ba) = (allowed(a, b) || allowed(b, a), allowed(b, a) || allowed(a, b));
+            checks.push(const_check(quote!(#p::table_check::table_pair(#name, #ma, #mb, #ab, #ba))));
         }
     }
-    let metas = list.iter().map(|t| quote!(<#t as #p::Entity>::META));
+    let metas = t.entities.iter().map(meta);
     let doc =
         format!("The entities of table `{ident}`, checked against each other at compile time.");
-    Some(quote! {
+    quote! {
         #(#checks)*
         impl #ident {
             #[doc = #doc]
             pub const ENTITIES: &'static [&'static #p::EntityMeta] = &[#(#metas),*];
         }
-    })
+    }
+}
+
+/// Emitted beside the errors when the derive fails.
+pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
+    let p = private();
+    let ident = &input.ident;
+    if !input.generics.params.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        impl #ident {
+            #[doc(hidden)]
+            pub const ENTITIES: &'static [&'static #p::EntityMeta] = &[];
+        }
+    }
 }

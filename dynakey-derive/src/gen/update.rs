@@ -19,75 +19,25 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Ident;
 
-use super::keys::{arg_rebind, arg_ty, call_text_fn, key_fields, private};
-use crate::model::{Entity, Field, IndexModel, KeyKind, KeyModel};
-use crate::types::TypeKind;
+use super::keys::{arg_rebind, arg_ty, call_text_fn};
+use super::private;
+use crate::model::{Entity, UpdateModel};
+use crate::render::{caret, placeholder};
+use crate::types::{self, TypeKind};
 
-fn dedup(v: impl IntoIterator<Item = usize>) -> Vec<usize> {
-    let mut out: Vec<usize> = Vec::new();
-    for i in v {
-        if !out.contains(&i) {
-            out.push(i);
-        }
-    }
-    out
-}
-
-/// The keys of an index that an update writes (a local index shares the
-/// table's partition key, which never changes).
-fn index_keys(ix: &IndexModel) -> Vec<&KeyModel> {
-    let mut keys = Vec::new();
-    if ix.kind == KeyKind::Global {
-        keys.push(&ix.pk);
-    }
-    keys.extend(ix.sk.iter());
-    keys
-}
-
-/// One index key attribute an update maintains.
-struct MKey<'a> {
-    key: &'a KeyModel,
-    sparse: bool,
-    /// Its inputs outside the table key: the ones an update can change.
-    open: Vec<usize>,
-}
-
-fn is_set_like(f: &Field) -> bool {
-    matches!(
-        last_ident(&f.inner).as_deref(),
-        Some("HashSet" | "BTreeSet")
-    )
-}
-
-fn is_list(f: &Field) -> bool {
-    matches!(last_ident(&f.inner).as_deref(), Some("Vec"))
-}
-
-fn last_ident(ty: &syn::Type) -> Option<String> {
-    match ty {
-        syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
-        _ => None,
-    }
-}
-
-/// Whether a new item needs this field: decoding an item without it fails.
-fn required(f: &Field) -> bool {
-    !(f.skip || f.version || f.optional || f.omit_empty || is_set_like(f))
+/// An attribute name as part of an identifier.
+fn ident_safe(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
 }
 
 /// The template holding `<field>` redrawn with a caret under it.
 fn redraw(attr: &str, tpl: &str, field: &str) -> String {
-    let needle = format!("<{field}");
-    let Some(at) = tpl.find(&needle) else {
-        return String::new();
-    };
-    let len = tpl[at..].find('>').map(|j| j + 1).unwrap_or(needle.len());
-    let head = format!("{attr} = \"");
-    let pad = " ".repeat(head.chars().count() + tpl[..at].chars().count());
-    format!(
-        "{head}{tpl}\"\n{pad}{} not set by this update",
-        "^".repeat(tpl[at..at + len].chars().count())
-    )
+    match placeholder(tpl, field) {
+        Some(r) => caret(attr, tpl, r, "not set by this update"),
+        None => String::new(),
+    }
 }
 
 pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
@@ -96,72 +46,27 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
 
 struct Gen<'a> {
     e: &'a Entity,
+    u: &'a UpdateModel,
     vis: &'a syn::Visibility,
     builder: Ident,
-    table_key: Vec<usize>,
-    keys: Vec<MKey<'a>>,
-    /// Table-key fields an index key reads: kept (owned) from the key.
-    kept: Vec<usize>,
-    /// Fields whose value an index key needs: stored when set.
-    slots: Vec<usize>,
-    /// Fields with a typestate parameter.
-    tracked: Vec<usize>,
     params: Vec<Ident>,
 }
 
 impl<'a> Gen<'a> {
     fn new(e: &'a Entity, vis: &'a syn::Visibility) -> Self {
-        let table_key = dedup(e.pk.fields().chain(e.sk.iter().flat_map(|k| k.fields())));
-        let keys: Vec<MKey<'a>> = e
-            .indexes
-            .iter()
-            .flat_map(|ix| {
-                index_keys(ix).into_iter().map(|k| MKey {
-                    key: k,
-                    sparse: ix.sparse,
-                    open: key_fields(k)
-                        .into_iter()
-                        .filter(|f| !table_key.contains(f))
-                        .collect(),
-                })
-            })
-            .collect();
-        let inputs = dedup(keys.iter().flat_map(|k| key_fields(k.key)));
-        let kept = table_key
-            .iter()
-            .copied()
-            .filter(|f| inputs.contains(f))
-            .collect();
-        let slots = dedup(keys.iter().flat_map(|k| k.open.iter().copied()));
-        let tracked = dedup(
-            keys.iter()
-                .filter(|k| k.open.len() >= 2)
-                .flat_map(|k| k.open.iter().copied())
-                .chain(
-                    (0..e.fields.len())
-                        .filter(|i| !table_key.contains(i) && required(&e.fields[*i])),
-                ),
-        );
-        let mut tracked = tracked;
-        tracked.sort_unstable();
-        let params = (0..tracked.len())
-            .map(|i| format_ident!("S{}", i))
-            .collect();
         Gen {
             e,
+            u: &e.update,
             vis,
             builder: format_ident!("{}Update", e.ident),
-            table_key,
-            keys,
-            kept,
-            slots,
-            tracked,
-            params,
+            params: (0..e.update.tracked.len())
+                .map(|i| format_ident!("S{}", i))
+                .collect(),
         }
     }
 
     fn state_of(&self, f: usize) -> Option<usize> {
-        self.tracked.iter().position(|t| *t == f)
+        self.u.tracked.iter().position(|t| *t == f)
     }
 
     fn kept_ident(&self, f: usize) -> Ident {
@@ -195,7 +100,7 @@ impl<'a> Gen<'a> {
         let attrs_ty = format_ident!("{}Attrs", ident);
 
         // ---- the builder struct ---------------------------------------------
-        let kept_fields = self.kept.iter().map(|&i| {
+        let kept_fields = self.u.kept.iter().map(|&i| {
             let f = &e.fields[i];
             let name = self.kept_ident(i);
             let ty = if f.kind == TypeKind::String {
@@ -206,7 +111,7 @@ impl<'a> Gen<'a> {
             };
             quote!(#name: #ty)
         });
-        let slot_fields = self.slots.iter().map(|&i| {
+        let slot_fields = self.u.slots.iter().map(|&i| {
             let name = self.slot_ident(i);
             let ty = &e.fields[i].ty;
             quote!(#name: ::core::option::Option<#ty>)
@@ -232,7 +137,7 @@ impl<'a> Gen<'a> {
         let (methods, traps) = self.setters();
         let (bounds, traits) = self.bounds();
         let upkeep = self.upkeep();
-        let bump = e.fields.iter().find(|f| f.version).map(|v| {
+        let bump = e.fields.iter().find(|f| f.version()).map(|v| {
             let a = &v.attr;
             quote!(__upd = __upd.increment(#a, 1);)
         });
@@ -243,21 +148,22 @@ impl<'a> Gen<'a> {
             quote!(where #(#bounds),*)
         };
         let retype_fields = self
+            .u
             .kept
             .iter()
             .map(|&i| self.kept_ident(i))
-            .chain(self.slots.iter().map(|&i| self.slot_ident(i)));
+            .chain(self.u.slots.iter().map(|&i| self.slot_ident(i)));
         let retype_fields2 = retype_fields.clone();
         let new_params: Vec<Ident> = (0..params.len()).map(|i| format_ident!("T{}", i)).collect();
 
         // ---- typed attribute handles ----------------------------------------
-        let handle_fields = e.fields.iter().filter(|f| !f.skip).map(|f| {
+        let handle_fields = e.fields.iter().filter(|f| !f.skip()).map(|f| {
             let id = &f.ident;
             let inner = &f.inner;
             let doc = format!("The attribute `{}`.", f.attr);
             quote!(#[doc = #doc] pub #id: #p::Field<#ident, #inner>)
         });
-        let handle_init = e.fields.iter().filter(|f| !f.skip).map(|f| {
+        let handle_init = e.fields.iter().filter(|f| !f.skip()).map(|f| {
             let id = &f.ident;
             let a = &f.attr;
             quote!(#id: #p::Field::new(#a))
@@ -324,6 +230,7 @@ impl<'a> Gen<'a> {
         let ident = &e.ident;
         let builder = &self.builder;
         let key_params: Vec<TokenStream> = self
+            .u
             .table_key
             .iter()
             .map(|&i| {
@@ -334,12 +241,14 @@ impl<'a> Gen<'a> {
             })
             .collect();
         let rebinds: Vec<TokenStream> = self
+            .u
             .table_key
             .iter()
             .map(|&i| arg_rebind(&e.fields[i]))
             .collect();
-        let key_args: Vec<&Ident> = self.table_key.iter().map(|&i| &e.fields[i].ident).collect();
+        let key_args: Vec<&Ident> = self.u.table_key.iter().map(|&i| &e.fields[i].ident).collect();
         let kept_init: Vec<TokenStream> = self
+            .u
             .kept
             .iter()
             .map(|&i| {
@@ -354,6 +263,7 @@ impl<'a> Gen<'a> {
             })
             .collect();
         let slot_init: Vec<TokenStream> = self
+            .u
             .slots
             .iter()
             .map(|&i| {
@@ -369,7 +279,7 @@ impl<'a> Gen<'a> {
         // that only table-key fields feed (constant ones included).
         let disc_attr = &e.disc_attr;
         let disc = &e.discriminator;
-        let key_attrs = self.table_key.iter().map(|&i| {
+        let key_attrs = self.u.table_key.iter().map(|&i| {
             let f = &e.fields[i];
             let id = &f.ident;
             let attr = &f.attr;
@@ -385,9 +295,10 @@ impl<'a> Gen<'a> {
                 }
             }
         });
-        let closed_keys = self.keys.iter().filter(|k| k.open.is_empty()).map(|k| {
-            let attr = &k.key.attr;
-            let call = call_text_fn(e, k.key, true);
+        let closed_keys = self.u.keys.iter().filter(|k| k.open.is_empty()).map(|k| {
+            let key = e.key_of(k);
+            let attr = &key.attr;
+            let call = call_text_fn(e, key, true);
             let call = quote!((|| ::core::result::Result::<_, #p::KeyFormatError>::Ok(#call))());
             quote! {
                 match #call {
@@ -445,7 +356,7 @@ impl<'a> Gen<'a> {
         let mut methods = Vec::new();
         let mut traps = Vec::new();
         for (i, f) in e.fields.iter().enumerate() {
-            if f.skip || f.version {
+            if f.skip() || f.version() {
                 continue;
             }
             let id = &f.ident;
@@ -453,7 +364,7 @@ impl<'a> Gen<'a> {
             let attr = &f.attr;
             let ty = &f.ty;
             let set_fn = format_ident!("set_{}", id);
-            if self.table_key.contains(&i) {
+            if self.u.table_key.contains(&i) {
                 let tr = format_ident!("__{}Dyna227_{}", ident, id);
                 let msg = format!(
                     "DYNA227: `{name}` is part of the table key of `{ident}` and cannot be updated"
@@ -481,7 +392,7 @@ impl<'a> Gen<'a> {
                 }
             };
             // What the value does to the update expression.
-            let push = if f.serde {
+            let push = if f.serde() {
                 quote! {
                     match #p::serde_to_attr(&__v, #name) {
                         ::core::result::Result::Ok(::core::option::Option::Some(__a)) => { self.__upd = self.__upd.set_value(#attr, __a); }
@@ -489,7 +400,7 @@ impl<'a> Gen<'a> {
                         ::core::result::Result::Err(__e) => { self.__err.get_or_insert(#p::Error::from(__e)); }
                     }
                 }
-            } else if f.ttl {
+            } else if f.ttl() {
                 quote! {
                     match <#ty as #p::Ttl>::ttl_to_attr(&__v) {
                         ::core::option::Option::Some(__a) => { self.__upd = self.__upd.set_value(#attr, __a); }
@@ -497,7 +408,7 @@ impl<'a> Gen<'a> {
                     }
                 }
             } else {
-                let empty = if f.omit_empty {
+                let empty = if f.omit_empty() {
                     quote!(<#ty as #p::Attr>::is_empty_value(&__v))
                 } else {
                     quote!(false)
@@ -509,7 +420,7 @@ impl<'a> Gen<'a> {
                     }
                 }
             };
-            let slot = self.slots.contains(&i).then(|| self.slot_ident(i));
+            let slot = self.u.slots.contains(&i).then(|| self.slot_ident(i));
             let store = slot
                 .as_ref()
                 .map(|s| quote!(self.#s = ::core::option::Option::Some(__v);));
@@ -549,7 +460,7 @@ impl<'a> Gen<'a> {
             }
             // Expression updates: only for fields that feed no key, since
             // the new value is not known here.
-            if slot.is_some() || f.serde || f.ttl {
+            if slot.is_some() || f.serde() || f.ttl() {
                 continue;
             }
             let (ret, body) = to(quote!(#p::Set));
@@ -575,7 +486,7 @@ impl<'a> Gen<'a> {
                     }
                 });
             }
-            if f.kind.is_number() || is_set_like(f) {
+            if f.kind.is_number() || types::is_set(&f.inner) {
                 let add = format_ident!("add_{}", id);
                 let doc = format!("`ADD {attr} v`: a number to add, or set members to add.");
                 methods.push(quote! {
@@ -586,7 +497,7 @@ impl<'a> Gen<'a> {
                     }
                 });
             }
-            if is_set_like(f) {
+            if types::is_set(&f.inner) {
                 let del = format_ident!("delete_{}", id);
                 let doc = format!("`DELETE {attr} v`: set members to take out.");
                 methods.push(quote! {
@@ -597,7 +508,7 @@ impl<'a> Gen<'a> {
                     }
                 });
             }
-            if is_list(f) {
+            if types::is_list(&f.inner) {
                 let app = format_ident!("append_{}", id);
                 let doc = format!("`SET {attr} = list_append({attr}, v)`.");
                 methods.push(quote! {
@@ -609,7 +520,7 @@ impl<'a> Gen<'a> {
                 });
             }
         }
-        if let Some(v) = e.fields.iter().find(|f| f.version) {
+        if let Some(v) = e.fields.iter().find(|f| f.version()) {
             let attr = &v.attr;
             let inner = &v.inner;
             methods.push(quote! {
@@ -646,27 +557,28 @@ impl<'a> Gen<'a> {
         }
         // DYNA226: per key, each input set unless no input is set or one is
         // removed (folded over the key's inputs).
-        for k in self.keys.iter().filter(|k| k.open.len() >= 2) {
+        for k in self.u.keys.iter().filter(|k| k.open.len() >= 2) {
             let mut fold = quote!(#p::Nil);
             for &f in &k.open {
                 let s = &self.params[self.state_of(f).expect("open inputs are tracked")];
                 fold = quote!(<#fold as #p::Fold>::Then<#s>);
             }
-            let index = k.key.index.as_deref().unwrap_or_default();
+            let key = e.key_of(k);
+            let index = key.index.as_deref().unwrap_or_default();
             let what = format!(
                 "{} `{}` of {}index `{index}`",
-                k.key.attr,
-                k.key.template,
+                key.attr,
+                key.template,
                 if k.sparse { "sparse " } else { "" }
             );
             for &f in &k.open {
                 let fname = e.fields[f].ident.to_string();
-                let tr = format_ident!("__{}Dyna226_{}_{}", ident, k.key.attr, fname);
+                let tr = format_ident!("__{}Dyna226_{}_{}", ident, ident_safe(&key.attr), fname);
                 let msg = format!(
                     "DYNA226: this update of `{ident}` sets an input of {what} but not `{fname}`, so the key cannot be rebuilt"
                 );
                 let label = format!("add `.set_{fname}(..)` to this update");
-                let drawn = redraw(&k.key.attr, &k.key.template, &fname);
+                let drawn = redraw(&key.attr, &key.template, &fname);
                 let note = "DynamoDB cannot build a key from what the item holds: an update brings every input of a key it changes (the table key's come with the key). Set the missing field to its stored value (read it first), or put the whole item.";
                 traits.push(quote! {
                     #[doc(hidden)]
@@ -687,9 +599,9 @@ impl<'a> Gen<'a> {
             }
         }
         // DYNA228: an upsert sets every field a new item needs.
-        for (pos, &f) in self.tracked.iter().enumerate() {
+        for (pos, &f) in self.u.tracked.iter().enumerate() {
             let field = &e.fields[f];
-            if !required(field) {
+            if !self.u.required.contains(&f) {
                 continue;
             }
             let fname = field.ident.to_string();
@@ -722,16 +634,17 @@ impl<'a> Gen<'a> {
         let e = self.e;
         let ident = &e.ident;
         let mut out = Vec::new();
-        for k in self.keys.iter().filter(|k| !k.open.is_empty()) {
+        for k in self.u.keys.iter().filter(|k| !k.open.is_empty()) {
             let touched = k.open.iter().map(|&i| {
                 let s = self.slot_ident(i);
                 quote!(self.#s.is_some())
             });
-            let fields = key_fields(k.key);
+            let key = e.key_of(k);
+            let fields = key.distinct_fields();
             let presents = fields.iter().map(|&i| {
                 let f = &e.fields[i];
                 let pid = format_ident!("__p_{}", f.ident);
-                if self.kept.contains(&i) {
+                if self.u.kept.contains(&i) {
                     let kid = self.kept_ident(i);
                     return quote!(let #pid = ::core::option::Option::Some(&self.#kid););
                 }
@@ -742,7 +655,7 @@ impl<'a> Gen<'a> {
                 } else {
                     quote!(self.#s.as_ref())
                 };
-                if f.omit_empty && k.sparse {
+                if f.omit_empty() && k.sparse {
                     quote!(let #pid: ::core::option::Option<&#inner> = #base.filter(|__x| !<#inner as #p::Attr>::is_empty_value(__x));)
                 } else {
                     quote!(let #pid: ::core::option::Option<&#inner> = #base;)
@@ -756,8 +669,8 @@ impl<'a> Gen<'a> {
                 quote!(::core::option::Option::Some(#id))
             });
             let args = fields.iter().map(|&i| &e.fields[i].ident);
-            let call = format_ident!("__key_{}", k.key.fn_name);
-            let attr = &k.key.attr;
+            let call = format_ident!("__key_{}", key.fn_name);
+            let attr = &key.attr;
             out.push(quote! {
                 if false #(|| #touched)* {
                     #(#presents)*

@@ -1,51 +1,20 @@
 //! `#[derive(DynamoValue)]`: nested structs as maps (M), unit enums as their
-//! variant name (S) that can also be key parts.
+//! stored name (S) that can also be key parts.
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::{Data, DeriveInput, Fields};
 
 use super::codec::{decode_fields, encode_fields};
-use super::keys::private;
-use crate::attr;
-use crate::check;
-use crate::ctxt::Ctxt;
+use super::private;
+use crate::model::Value;
 
-pub fn expand(cx: &Ctxt, input: &DeriveInput) -> Option<TokenStream> {
+pub fn expand(v: &Value) -> TokenStream {
     let p = private();
-    let ident = &input.ident;
-    if !input.generics.params.is_empty() {
-        cx.error(
-            ident.span(),
-            format!("DYNA109: DynamoValue does not support generic parameters on `{ident}`"),
-        );
-        return None;
-    }
-    match &input.data {
-        Data::Enum(en) => {
-            let mut names = Vec::new();
-            let mut idents = Vec::new();
-            for v in &en.variants {
-                if !matches!(v.fields, Fields::Unit) {
-                    cx.error(v.ident.span(), format!("DYNA109: variant `{}` has fields; DynamoValue stores unit enums by name\n  = help: store data-carrying enums with #[dynamo(serde)] on the field", v.ident));
-                    continue;
-                }
-                let name = attr::variant(cx, &v.attrs).unwrap_or_else(|| v.ident.to_string());
-                // Any other text is fine in a key: the template escapes what
-                // sorts at or below its delimiter.
-                if name.is_empty() || name.chars().any(|c| c < ' ' || c == '\u{10FFFF}') {
-                    cx.error(
-                        v.ident.span(),
-                        "DYNA109: a variant's stored name must be non-empty text without control characters or U+10FFFF",
-                    );
-                }
-                names.push(name);
-                idents.push(v.ident.clone());
-            }
-            if cx.has_errors() {
-                return None;
-            }
-            Some(quote! {
+    match v {
+        Value::Enum { ident, variants } => {
+            let idents: Vec<_> = variants.iter().map(|(i, _)| i).collect();
+            let names: Vec<_> = variants.iter().map(|(_, n)| n).collect();
+            quote! {
                 impl #ident {
                     #[doc(hidden)]
                     pub const __NAMES: &'static [&'static str] = &[#(#names),*];
@@ -80,21 +49,13 @@ pub fn expand(cx: &Ctxt, input: &DeriveInput) -> Option<TokenStream> {
                         }
                     }
                 }
-            })
+            }
         }
-        Data::Struct(_) => {
-            let named = check::named_fields(cx, input, "DynamoValue")?;
-            let fields = check::fields(cx, named);
-            for f in fields.iter().filter(|f| f.serde || f.ttl) {
-                cx.error(f.span, format!("DYNA112: field `{}`: #[dynamo(serde)] and #[dynamo(ttl)] are for entity fields, not nested values", f.ident));
-            }
-            if cx.has_errors() {
-                return None;
-            }
-            let encode = encode_fields(&fields, false);
-            let decode = decode_fields(&fields, false);
+        Value::Struct { ident, fields } => {
+            let encode = encode_fields(fields);
+            let decode = decode_fields(fields);
             let n = fields.len();
-            Some(quote! {
+            quote! {
                 impl #p::Attr for #ident {
                     fn to_attr(&self) -> ::core::option::Option<#p::AttributeValue> {
                         let mut __item: #p::Item = #p::HashMap::with_capacity(#n);
@@ -110,11 +71,40 @@ pub fn expand(cx: &Ctxt, input: &DeriveInput) -> Option<TokenStream> {
                         ::core::result::Result::Ok(Self { #decode })
                     }
                 }
-            })
+            }
         }
-        Data::Union(_) => {
-            cx.error(ident.span(), "DYNA109: DynamoValue does not support unions");
-            None
+    }
+}
+
+/// Emitted beside the errors when the derive fails: the impls other code
+/// relies on, so a mistake here is one error, not one per use.
+pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
+    let p = private();
+    let ident = &input.ident;
+    if !input.generics.params.is_empty() {
+        return TokenStream::new();
+    }
+    let key_text = matches!(input.data, syn::Data::Enum(_)).then(|| {
+        quote! {
+            impl #p::KeyText for #ident {
+                fn write_text(&self, _: &mut #p::String) -> ::core::result::Result<(), #p::KeyPartError> {
+                    ::core::panic!("the DynamoValue derive failed")
+                }
+                fn parse_text(_: &str) -> ::core::result::Result<Self, #p::KeyPartError> {
+                    ::core::panic!("the DynamoValue derive failed")
+                }
+            }
         }
+    });
+    quote! {
+        impl #p::Attr for #ident {
+            fn to_attr(&self) -> ::core::option::Option<#p::AttributeValue> {
+                ::core::panic!("the DynamoValue derive failed")
+            }
+            fn from_attr(_: &#p::AttributeValue, _: &#p::AttrPath<'_>) -> ::core::result::Result<Self, #p::DecodeError> {
+                ::core::panic!("the DynamoValue derive failed")
+            }
+        }
+        #key_text
     }
 }

@@ -136,33 +136,33 @@ impl KeyTemplate {
     }
 
     /// The entity's discriminator.
-    pub fn entity(&self) -> &'static str {
+    pub const fn entity(&self) -> &'static str {
         self.entity
     }
 
     /// The template as written, e.g. `SITE#<country>#<city>`.
-    pub fn text(&self) -> &'static str {
+    pub const fn text(&self) -> &'static str {
         self.text
     }
 
     /// Its parts.
-    pub fn parts(&self) -> &'static [TemplatePart] {
+    pub const fn parts(&self) -> &'static [TemplatePart] {
         self.parts
     }
 
     /// The escape character of its variable-width fields.
-    pub fn escape(&self) -> char {
+    pub const fn escape(&self) -> char {
         self.escape
     }
 
     /// Whether the template is one bare placeholder, whose value is the
     /// key as it is.
-    pub fn is_raw(&self) -> bool {
+    pub const fn is_raw(&self) -> bool {
         self.raw
     }
 
     /// The literal text before the first placeholder.
-    pub fn prefix(&self) -> &'static str {
+    pub const fn prefix(&self) -> &'static str {
         match self.parts.first() {
             Some(TemplatePart::Lit(l)) => l,
             _ => "",

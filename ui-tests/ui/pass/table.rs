@@ -36,3 +36,32 @@ struct Shop;
 fn main() {
     assert_eq!(Shop::ENTITIES.len(), 3);
 }
+
+/// The standard nested collection, allowed for its table: a task's
+/// comments under the task (a typed query of tasks pays for the comments).
+mod nested {
+    use dynakey::{DynamoEntity, DynamoTable};
+
+    #[derive(DynamoEntity)]
+    #[dynamo(entity = "TASK")]
+    #[pk("PROJECT#<project>")]
+    #[sk("TASK#<n:d4>")]
+    pub struct Task {
+        project: String,
+        n: u32,
+    }
+
+    #[derive(DynamoEntity)]
+    #[dynamo(entity = "COMMENT")]
+    #[pk("PROJECT#<project>")]
+    #[sk("TASK#<n:d4>#COMMENT#<id>")]
+    pub struct Comment {
+        project: String,
+        n: u32,
+        id: String,
+    }
+
+    #[derive(DynamoTable)]
+    #[dynamo(entities(Task, Comment), overlap(Task, Comment))]
+    pub struct Tracker;
+}

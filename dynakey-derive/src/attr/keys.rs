@@ -1,0 +1,199 @@
+//! `#[pk("…")]`, `#[sk("…")]`, `#[gsi("NAME", ..)]` and `#[lsi("NAME", ..)]`,
+//! parsed by hand: they start with a bare string literal.
+
+use proc_macro2::Span;
+use syn::parse::ParseStream;
+use syn::{Attribute, Ident, LitStr, Token};
+
+use crate::ctxt::Ctxt;
+use crate::render::did_you_mean;
+
+/// A template as written: its text, its literal's span, and how to redraw it.
+#[derive(Clone)]
+pub struct TemplateLit {
+    pub text: String,
+    pub span: Span,
+    /// How the template appears in the attribute: `pk`, `GSI1 sk`, …
+    pub label: String,
+}
+
+impl TemplateLit {
+    fn new(lit: &LitStr, label: String) -> Self {
+        Self {
+            text: lit.value(),
+            span: lit.span(),
+            label,
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum IndexKind {
+    Global,
+    Local,
+}
+
+pub struct RawIndex {
+    pub kind: IndexKind,
+    pub name: String,
+    pub name_span: Span,
+    pub pk: Option<TemplateLit>,
+    pub sk: Option<TemplateLit>,
+    pub sparse: bool,
+    pub pk_attr: Option<(String, Span)>,
+    pub sk_attr: Option<(String, Span)>,
+}
+
+/// The key templates of an entity.
+#[derive(Default)]
+pub struct RawKeys {
+    pub pk: Option<TemplateLit>,
+    pub sk: Option<TemplateLit>,
+    pub indexes: Vec<RawIndex>,
+}
+
+const GSI_OPTIONS: &[&str] = &["pk", "sk", "sparse", "pk_attr", "sk_attr"];
+const LSI_OPTIONS: &[&str] = &["sk", "sk_attr"];
+
+fn unknown(cx: &Ctxt, span: Span, what: &str, found: &str, options: &[&'static str]) {
+    let hint = match did_you_mean(found, options.iter().copied()) {
+        Some(s) => format!("did you mean `{s}`? "),
+        None => String::new(),
+    };
+    cx.error(
+        span,
+        format!(
+            "DYNA112: unknown {what} option `{found}`\n  = help: {hint}options are {}",
+            options
+                .iter()
+                .map(|o| format!("`{o}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    );
+}
+
+fn twice(cx: &Ctxt, span: Span, what: &str) {
+    cx.error(
+        span,
+        format!("DYNA112: {what} is given twice\n  = help: keep one; a second one would silently win"),
+    );
+}
+
+pub fn keys(cx: &Ctxt, attrs: &[Attribute]) -> RawKeys {
+    let mut out = RawKeys::default();
+    for attr in attrs {
+        let path = attr.path();
+        if path.is_ident("pk") || path.is_ident("sk") {
+            let label = if path.is_ident("pk") { "pk" } else { "sk" };
+            match attr.parse_args::<LitStr>() {
+                Ok(lit) => {
+                    let slot = if label == "pk" { &mut out.pk } else { &mut out.sk };
+                    if slot.is_some() {
+                        twice(cx, lit.span(), &format!("#[{label}]"));
+                    } else {
+                        *slot = Some(TemplateLit::new(&lit, label.to_owned()));
+                    }
+                }
+                Err(e) => cx.push(syn::Error::new(
+                    e.span(),
+                    format!("DYNA100: #[{label}] takes one template string, as in #[{label}(\"USER#<user_id>\")]"),
+                )),
+            }
+        } else if path.is_ident("gsi") || path.is_ident("lsi") {
+            let kind = if path.is_ident("gsi") {
+                IndexKind::Global
+            } else {
+                IndexKind::Local
+            };
+            match attr.parse_args_with(|input: ParseStream<'_>| index(cx, input, kind)) {
+                Ok(ix) => out.indexes.push(ix),
+                Err(e) => cx.push(e),
+            }
+        }
+    }
+    out
+}
+
+fn index(cx: &Ctxt, input: ParseStream<'_>, kind: IndexKind) -> syn::Result<RawIndex> {
+    let which = if kind == IndexKind::Global {
+        "gsi"
+    } else {
+        "lsi"
+    };
+    let name: LitStr = input.parse().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            format!("DYNA100: #[{which}] starts with the index name, as in #[{which}(\"GSI1\", pk = \"TEAM#<team>\", sk = \"HIRED#<hired_on>\")]"),
+        )
+    })?;
+    let mut ix = RawIndex {
+        kind,
+        name: name.value(),
+        name_span: name.span(),
+        pk: None,
+        sk: None,
+        sparse: false,
+        pk_attr: None,
+        sk_attr: None,
+    };
+    let options = if kind == IndexKind::Global {
+        GSI_OPTIONS
+    } else {
+        LSI_OPTIONS
+    };
+    while !input.is_empty() {
+        input.parse::<Token![,]>()?;
+        if input.is_empty() {
+            break;
+        }
+        let key: Ident = input.parse()?;
+        let k = key.to_string();
+        let value: Option<LitStr> = if input.peek(Token![=]) {
+            input.parse::<Token![=]>()?;
+            Some(input.parse()?)
+        } else {
+            None
+        };
+        if !options.contains(&k.as_str()) {
+            unknown(cx, key.span(), which, &k, options);
+            continue;
+        }
+        let what = format!("`{k}` of #[{which}(\"{}\")]", ix.name);
+        match (k.as_str(), value) {
+            ("sparse", None) if ix.sparse => twice(cx, key.span(), &what),
+            ("sparse", None) => ix.sparse = true,
+            ("pk", Some(v)) => set(cx, &mut ix.pk, TemplateLit::new(&v, format!("{} pk", ix.name)), &what),
+            ("sk", Some(v)) => set(cx, &mut ix.sk, TemplateLit::new(&v, format!("{} sk", ix.name)), &what),
+            ("pk_attr", Some(v)) => set(cx, &mut ix.pk_attr, (v.value(), v.span()), &what),
+            ("sk_attr", Some(v)) => set(cx, &mut ix.sk_attr, (v.value(), v.span()), &what),
+            _ => cx.error(key.span(), format!("DYNA112: option `{k}` of #[{which}] is malformed\n  = help: write `{k} = \"...\"`, or `sparse` alone")),
+        }
+    }
+    Ok(ix)
+}
+
+/// Sets an option once; a second one is DYNA112.
+fn set<T: Spanned>(cx: &Ctxt, slot: &mut Option<T>, value: T, what: &str) {
+    if slot.is_some() {
+        twice(cx, value.span(), what);
+    } else {
+        *slot = Some(value);
+    }
+}
+
+trait Spanned {
+    fn span(&self) -> Span;
+}
+
+impl Spanned for TemplateLit {
+    fn span(&self) -> Span {
+        self.span
+    }
+}
+
+impl Spanned for (String, Span) {
+    fn span(&self) -> Span {
+        self.1
+    }
+}

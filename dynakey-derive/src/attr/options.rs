@@ -1,0 +1,144 @@
+//! `#[dynamo(..)]` options, through darling.
+
+use darling::util::{Flag, PathList, SpannedValue};
+use darling::{FromDeriveInput, FromField, FromVariant};
+use syn::{Attribute, DeriveInput};
+
+use super::report;
+use crate::ctxt::Ctxt;
+
+/// `#[dynamo(crate = "path")]`: where generated code finds the runtime
+/// (`::dynakey` by default). Read before anything else, since every
+/// generator needs it; the option parsers below accept and ignore it.
+pub fn crate_path(attrs: &[Attribute]) -> Option<syn::Path> {
+    let mut out = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("dynamo")) {
+        // Only `crate` is read here; other options (and their errors) are
+        // the option parsers'.
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("crate") {
+                if let Ok(p) = meta
+                    .value()
+                    .and_then(|v| v.parse::<syn::LitStr>())
+                    .and_then(|l| l.parse::<syn::Path>())
+                {
+                    out = Some(p);
+                }
+            } else if meta.input.peek(syn::Token![=]) {
+                let _: syn::Expr = meta.value()?.parse()?;
+            } else if meta.input.peek(syn::token::Paren) {
+                let content;
+                syn::parenthesized!(content in meta.input);
+                let _: proc_macro2::TokenStream = content.parse()?;
+            }
+            Ok(())
+        });
+    }
+    out
+}
+
+/// The container options of an entity.
+#[derive(FromDeriveInput, Default)]
+#[darling(attributes(dynamo), default)]
+pub struct EntityOpts {
+    /// The discriminator value.
+    pub entity: Option<SpannedValue<String>>,
+    pub discriminator_attr: Option<SpannedValue<String>>,
+    pub pk_attr: Option<SpannedValue<String>>,
+    pub sk_attr: Option<SpannedValue<String>>,
+    #[darling(rename = "crate")]
+    pub krate: Option<syn::Path>,
+}
+
+/// The entity's options; `None` when they did not parse (the errors are
+/// reported, and checks that need the options skip theirs).
+pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<EntityOpts> {
+    EntityOpts::from_derive_input(input)
+        .map_err(|e| {
+            report(
+                cx,
+                e,
+                "an entity",
+                &["entity", "discriminator_attr", "pk_attr", "sk_attr", "crate"],
+            )
+        })
+        .ok()
+}
+
+/// The container options of a `DynamoValue` or a `DynamoUnion`.
+#[derive(FromDeriveInput, Default)]
+#[darling(attributes(dynamo), default)]
+pub struct ValueOpts {
+    #[darling(rename = "crate")]
+    pub krate: Option<syn::Path>,
+}
+
+pub fn value_container(cx: &Ctxt, input: &DeriveInput, what: &str) {
+    if let Err(e) = ValueOpts::from_derive_input(input) {
+        report(cx, e, what, &["crate"]);
+    }
+}
+
+/// The options of a `DynamoTable`.
+#[derive(FromDeriveInput, Default)]
+#[darling(attributes(dynamo), default)]
+pub struct TableOpts {
+    /// The entities of the table.
+    pub entities: Option<SpannedValue<PathList>>,
+    /// Pairs whose sort-key prefixes may overlap (DYNA305 allowed, at a
+    /// cost): `#[dynamo(overlap(Task, Comment))]`.
+    #[darling(multiple)]
+    pub overlap: Vec<SpannedValue<PathList>>,
+    #[darling(rename = "crate")]
+    pub krate: Option<syn::Path>,
+}
+
+pub fn table(cx: &Ctxt, input: &DeriveInput) -> TableOpts {
+    TableOpts::from_derive_input(input).unwrap_or_else(|e| {
+        report(cx, e, "a table", &["entities", "overlap", "crate"]);
+        TableOpts::default()
+    })
+}
+
+/// The options of one field.
+#[derive(FromField, Default)]
+#[darling(attributes(dynamo), default)]
+pub struct FieldOpts {
+    /// The attribute name.
+    pub rename: Option<SpannedValue<String>>,
+    pub omit_empty: Flag,
+    pub skip: Flag,
+    pub serde: Flag,
+    pub ttl: Flag,
+    pub version: Flag,
+}
+
+pub fn field(cx: &Ctxt, f: &syn::Field) -> FieldOpts {
+    FieldOpts::from_field(f).unwrap_or_else(|e| {
+        report(
+            cx,
+            e,
+            "a field",
+            &["rename", "omit_empty", "skip", "serde", "ttl", "version"],
+        );
+        FieldOpts::default()
+    })
+}
+
+/// The options of one enum variant.
+#[derive(FromVariant, Default)]
+#[darling(attributes(dynamo), default)]
+pub struct VariantOpts {
+    /// The stored name.
+    pub rename: Option<SpannedValue<String>>,
+}
+
+pub fn variant(cx: &Ctxt, v: &syn::Variant) -> Option<SpannedValue<String>> {
+    match VariantOpts::from_variant(v) {
+        Ok(o) => o.rename,
+        Err(e) => {
+            report(cx, e, "a variant", &["rename"]);
+            None
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! `DynamoValue`, `DynamoUnion` and `DynamoTable`: their shapes (DYNA109),
+//! options (DYNA112) and lists (DYNA301).
+
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Fields};
+
+use super::{fields, named_fields};
+use crate::attr;
+use crate::ctxt::Ctxt;
+use crate::model::{Table, Union, Value};
+
+fn no_generics(cx: &Ctxt, input: &DeriveInput, what: &str) -> bool {
+    if input.generics.params.is_empty() {
+        return true;
+    }
+    cx.error(
+        input.generics.span(),
+        format!(
+            "DYNA109: {what} does not support generic parameters on `{}`\n  = help: derive on a concrete type",
+            input.ident
+        ),
+    );
+    false
+}
+
+/// A unit enum (stored by name) or a struct (stored as a map).
+pub fn value(cx: &Ctxt, input: &DeriveInput) -> Option<Value> {
+    attr::value_container(cx, input, "a value");
+    let ident = input.ident.clone();
+    if !no_generics(cx, input, "DynamoValue") {
+        return None;
+    }
+    match &input.data {
+        Data::Enum(en) => {
+            let mut variants = Vec::new();
+            for v in &en.variants {
+                let rename = attr::variant(cx, v);
+                if !matches!(v.fields, Fields::Unit) {
+                    cx.error(v.ident.span(), format!("DYNA109: variant `{}` has fields; DynamoValue stores unit enums by name\n  = help: store data-carrying enums with #[dynamo(serde)] on the field", v.ident));
+                    continue;
+                }
+                let name = rename
+                    .map(|r| r.as_str().to_owned())
+                    .unwrap_or_else(|| v.ident.to_string());
+                // Any other text is fine in a key: the template escapes what
+                // sorts at or below its delimiter.
+                if name.is_empty() || name.chars().any(|c| c < ' ' || c == '\u{10FFFF}') {
+                    cx.error(
+                        v.ident.span(),
+                        "DYNA109: a variant's stored name must be non-empty text without control characters or U+10FFFF",
+                    );
+                }
+                if let Some((other, _)) = variants.iter().find(|(_, n)| *n == name) {
+                    cx.error(
+                        v.ident.span(),
+                        format!("DYNA112: variants `{other}` and `{}` are both stored as {name:?}\n  = help: rename one", v.ident),
+                    );
+                }
+                variants.push((v.ident.clone(), name));
+            }
+            (!cx.has_errors()).then_some(Value::Enum { ident, variants })
+        }
+        Data::Struct(_) => {
+            let named = named_fields(cx, input, "DynamoValue")?;
+            let fields = fields(cx, named);
+            for f in fields.iter().filter(|f| f.serde() || f.ttl() || f.version()) {
+                cx.error(f.span, format!("DYNA112: field `{}`: #[dynamo(serde)], #[dynamo(ttl)] and #[dynamo(version)] are for entity fields, not nested values", f.ident));
+            }
+            (!cx.has_errors()).then_some(Value::Struct { ident, fields })
+        }
+        Data::Union(_) => {
+            cx.error(ident.span(), "DYNA109: DynamoValue does not support unions");
+            None
+        }
+    }
+}
+
+/// An enum whose variants each hold one entity.
+pub fn union(cx: &Ctxt, input: &DeriveInput) -> Option<Union> {
+    attr::value_container(cx, input, "a union");
+    let ident = input.ident.clone();
+    let Data::Enum(en) = &input.data else {
+        cx.error(ident.span(), format!("DYNA109: DynamoUnion goes on an enum of entity types, as in `enum {ident} {{ Member(Member), Membership(Membership) }}`"));
+        return None;
+    };
+    if !no_generics(cx, input, "DynamoUnion") {
+        return None;
+    }
+    let mut variants = Vec::new();
+    for v in &en.variants {
+        match &v.fields {
+            Fields::Unnamed(f) if f.unnamed.len() == 1 => {
+                variants.push((v.ident.clone(), f.unnamed[0].ty.clone()))
+            }
+            _ => cx.error(
+                v.ident.span(),
+                format!(
+                    "DYNA109: variant `{}` must hold one entity, as in `{}(Entity)`",
+                    v.ident, v.ident
+                ),
+            ),
+        }
+    }
+    if variants.is_empty() && !en.variants.is_empty() {
+        return None;
+    }
+    if variants.is_empty() {
+        cx.error(ident.span(), "DYNA109: DynamoUnion needs at least one variant");
+    }
+    (!cx.has_errors()).then_some(Union { ident, variants })
+}
+
+fn name(p: &syn::Path) -> String {
+    p.segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default()
+}
+
+/// The entities of one table, and the overlaps it allows.
+pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
+    let opts = attr::table(cx, input);
+    let ident = input.ident.clone();
+    let entities: Vec<syn::Path> = opts
+        .entities
+        .as_ref()
+        .map(|l| l.iter().cloned().collect())
+        .unwrap_or_default();
+    if entities.is_empty() {
+        cx.error(ident.span(), format!("DYNA109: table `{ident}` lists no entities\n  = help: add #[dynamo(entities(Member, Membership, ..))]"));
+    }
+    for (i, a) in entities.iter().enumerate() {
+        if entities[..i].iter().any(|b| b == a) {
+            cx.error(
+                a.span(),
+                format!("DYNA301: `{}` is listed twice in table `{ident}`", name(a)),
+            );
+        }
+    }
+    let mut overlaps = Vec::new();
+    for pair in &opts.overlap {
+        let list: Vec<&syn::Path> = pair.iter().collect();
+        let [a, b] = list.as_slice() else {
+            cx.error(pair.span(), "DYNA112: `overlap` takes two entities of the table, as in #[dynamo(overlap(Task, Comment))]");
+            continue;
+        };
+        for p in [a, b] {
+            if !entities.contains(p) {
+                cx.error(p.span(), format!("DYNA112: `{}` in `overlap` is not an entity of table `{ident}`", name(p)));
+            }
+        }
+        overlaps.push(((*a).clone(), (*b).clone()));
+    }
+    (!cx.has_errors()).then_some(Table {
+        ident,
+        entities,
+        overlaps,
+    })
+}
