@@ -4,6 +4,10 @@
 //! some batch calls and reports it as `UnprocessedItems`/`UnprocessedKeys`,
 //! and can add latency to every request.
 //!
+//! Behind the `testing` feature (a test tool, not part of a production
+//! build): `dynakey = { version = "0.1", features = ["local", "testing"] }`
+//! under `[dev-dependencies]`.
+//!
 //! ```
 //! use dynakey_runtime::fault::{FaultConfig, FaultInjector};
 //! use std::time::Duration;

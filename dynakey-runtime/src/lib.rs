@@ -1,28 +1,55 @@
-//! The runtime half of dynakey: key formats, the item codec, entity metadata
-//! and (in later modules) the requests sent through `aws_sdk_dynamodb::Client`.
+//! The runtime half of dynakey: key formats, the item codec, entity
+//! metadata, and the requests sent through `aws_sdk_dynamodb::Client`.
 //!
-//! Users depend on the `dynakey` facade, which re-exports this crate together
-//! with the derive macros. Generated code reaches this crate only through
-//! [`__private`].
+//! Users depend on the `dynakey` facade, which re-exports this crate by
+//! name together with the derive macros. Generated code reaches this crate
+//! only through [`__private`].
+//!
+//! ## Naming
+//!
+//! Every write has one name and one builder shape, on a [`Db`] and in a
+//! [`TransactWrite`]:
+//!
+//! | | [`Db`] | [`TransactWrite`] |
+//! |---|---|---|
+//! | put | `db.put(&e)` → [`Put`] | `tx.put(&e)`, `tx.put_with(&e, \|p\| p.if_not_exists())` |
+//! | typed update | `db.update(E::update(..))` → [`UpdateItem`] | `tx.update(..)`, `tx.update_with(.., \|u\| u.condition(c))` |
+//! | raw update | `db.update_raw(key, Update)` → [`UpdateItem`] | `tx.update_raw(key, u)`, `tx.update_raw_with(key, u, \|u\| ..)` |
+//! | delete | `db.delete(key)` → [`Delete`] | `tx.delete(key)`, `tx.delete_with(key, \|d\| d.if_exists())` |
+//! | condition check | — | `tx.check(key, cond)` |
+//!
+//! Reads share one shape too ([`Query`], [`FanOut`], [`Scan`]): `limit(n)`
+//! caps the items returned in all, `page_size(n)` sizes each page (and each
+//! request), and `all()`, `stream()`, `page(cursor)`, `count()` read them.
+//!
+//! ## Features
+//!
+//! - `local`: the embedded engine ([`local`]: dynoxide on SQLite). Off by
+//!   default so that production builds compile no SQLite; tests turn it on.
+//! - `testing`: fault injection at the HTTP layer (`fault`), for testing
+//!   retry paths.
 
-pub mod batch;
-pub mod client;
+mod batch;
+mod check;
 pub mod codec;
-pub mod consistency;
-mod cursor;
+mod consistency;
+mod db;
 pub mod entity;
 pub mod error;
 pub mod expr;
+#[cfg(feature = "testing")]
 pub mod fault;
 pub mod key;
 #[cfg(feature = "local")]
 pub mod local;
 mod number;
+pub mod ops;
 pub mod query;
-pub mod size;
+mod retry;
+mod size;
 pub mod table;
-pub mod transact;
-pub mod union;
+mod transact;
+mod union;
 pub mod update;
 
 #[doc(hidden)]
@@ -31,17 +58,20 @@ pub mod __private;
 pub use batch::{
     BatchFailure, BatchGet, BatchGetOutcome, BatchWrite, BatchWriteOutcome, Unversioned,
 };
-pub use client::{Db, Delete, Get, Put, RetryPolicy, UpdateItem};
 pub use codec::{Attr, AttrPath, DecodeError, Item, SetMember};
+pub use db::Db;
 pub use entity::{Entity, EntityMeta, FieldMeta, IndexKind, IndexMeta, KeyMeta};
-pub use error::{CancelReason, EncodeError, Error, ItemRef, KeyFormatError, KeyFormatReason};
-pub use expr::{Condition, RawExpr, Update};
+pub use error::{
+    CancelReason, EncodeError, Error, ItemRef, KeyFormatError, KeyFormatReason, Result,
+};
+pub use expr::{CmpOp, Condition, RawExpr, Update};
 pub use key::{
     uuid7, Global, Key, KeyDecimal, KeyKind, KeyPadded, KeyPartError, KeyReverse, KeySigned,
     KeyText, Local, PartitionKey, SortKeyCondition, SortKeyOp, Table,
 };
-pub use number::number_problem;
+pub use ops::{Delete, Get, Put, UpdateItem};
 pub use query::{AnyOf, ConsistentRead, Decoder, FanOut, KeysOnly, Page, Query, Scan, Typed};
-pub use transact::{Slot, TransactGet, TransactGetOutput, TransactWrite};
+pub use retry::RetryPolicy;
+pub use transact::{Slot, TransactGet, TransactGetOutput, TransactWrite, MAX_ACTIONS};
 pub use union::EntityUnion;
 pub use update::{Field, IntoField, TypedUpdate, UpdateParts};

@@ -15,7 +15,7 @@ use std::marker::PhantomData;
 use crate::codec::Attr;
 use crate::entity::Entity;
 use crate::error::Error;
-use crate::expr::{Condition, Update};
+use crate::expr::{CmpOp, Condition, Update};
 use crate::key::Key;
 
 /// Typestate: the update does not touch this field.
@@ -270,29 +270,36 @@ impl<E, T: Attr> Field<E, T> {
     }
 }
 
-/// `size(attr)` of a [`Field`].
+/// `size(attr)` of a [`Field`], compared with a number.
+///
+/// ```
+/// use dynakey_runtime::update::Field;
+/// let tags: Field<(), Vec<String>> = Field::new("tags");
+/// let (text, _, _) = tags.size().gt(3).render_standalone().unwrap();
+/// assert_eq!(text, "size(#n0) > :v0");
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Size(&'static str);
 
 impl Size {
     /// `size(attr) = n`.
     pub fn eq(self, n: u64) -> Condition {
-        Condition::attr(self.0).size_cmp("=", n)
+        Condition::attr(self.0).size_cmp(CmpOp::Eq, n)
     }
     /// `size(attr) < n`.
     pub fn lt(self, n: u64) -> Condition {
-        Condition::attr(self.0).size_cmp("<", n)
+        Condition::attr(self.0).size_cmp(CmpOp::Lt, n)
     }
     /// `size(attr) <= n`.
     pub fn le(self, n: u64) -> Condition {
-        Condition::attr(self.0).size_cmp("<=", n)
+        Condition::attr(self.0).size_cmp(CmpOp::Le, n)
     }
     /// `size(attr) > n`.
     pub fn gt(self, n: u64) -> Condition {
-        Condition::attr(self.0).size_cmp(">", n)
+        Condition::attr(self.0).size_cmp(CmpOp::Gt, n)
     }
     /// `size(attr) >= n`.
     pub fn ge(self, n: u64) -> Condition {
-        Condition::attr(self.0).size_cmp(">=", n)
+        Condition::attr(self.0).size_cmp(CmpOp::Ge, n)
     }
 }
