@@ -137,6 +137,12 @@ async fn throttling_that_never_ends_is_typed_and_hands_everything_back() {
         "{err:?}"
     );
     assert!(err.is_throttled());
+    // The SDK's error of the last attempt is kept.
+    let source = std::error::Error::source(&err).expect("the SDK error");
+    assert!(
+        format!("{source:?}").contains("ProvisionedThroughputExceeded"),
+        "{source:?}"
+    );
     let mut b = db.batch_write();
     for id in 0..30 {
         b = b.put(&note("ann", id));

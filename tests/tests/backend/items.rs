@@ -361,3 +361,31 @@ async fn a_file_database_keeps_its_items() {
     drop(local);
     let _ = std::fs::remove_file(&path);
 }
+
+#[tokio::test]
+async fn builders_show_what_they_would_send() {
+    let f = fixture().await;
+    let n = note("ann", 1);
+    let table = f.db.table_name().to_owned();
+    let shown = [
+        format!("{:?}", f.db.put(&n).if_not_exists()),
+        format!("{:?}", f.db.get(Note::key("ann", 1).unwrap())),
+        format!("{:?}", f.db.delete(Note::key("ann", 1).unwrap())),
+        format!(
+            "{:?}",
+            f.db.update_raw(Note::key("ann", 1).unwrap(), Update::new().set("text", "x"))
+        ),
+        format!("{:?}", f.db.query(Note::pk("ann").unwrap()).page_size(3)),
+        format!("{:?}", f.db.query_many([Note::pk("ann").unwrap()])),
+        format!("{:?}", f.db.scan::<Note>().segments(2)),
+        format!("{:?}", f.db.batch_write().put(&n)),
+        format!("{:?}", f.db.batch_get([Note::key("ann", 1).unwrap()])),
+        format!("{:?}", f.db.transact_write().put(&n)),
+        format!("{:?}", f.db.transact_get()),
+    ];
+    for s in &shown {
+        assert!(s.contains(&table), "{s}");
+    }
+    assert!(shown[0].contains("NotExists"), "{}", shown[0]);
+    assert!(shown[4].contains("page_size: Some(3)"), "{}", shown[4]);
+}

@@ -3,6 +3,7 @@
 //! `scripts/test`).
 
 mod batch;
+mod errors;
 mod faults;
 mod items;
 mod queries;
