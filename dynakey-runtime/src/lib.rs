@@ -5,6 +5,30 @@
 //! name together with the derive macros. Generated code reaches this crate
 //! only through [`__private`].
 //!
+//! ```
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! # use dynakey_derive::DynamoEntity;
+//! # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+//! # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+//! # #[pk("USER#<user>")]
+//! # #[sk("NOTE#<id:d6>")]
+//! # struct Note { user: String, id: u32, text: String }
+//! use dynakey_runtime::{Condition, Entity};
+//! let backend = dynakey_runtime::local::memory().unwrap();
+//! let db = backend.db("notes");
+//! db.create_table(&[Note::META]).await.unwrap();
+//! let mut tx = db.transact_write();
+//! for id in 1..=3 {
+//!     tx = tx.put_with(&Note { user: "ann".into(), id, text: "hi".into() }, |p| p.if_not_exists());
+//! }
+//! tx.await.unwrap();
+//! let q = db.query(Note::pk("ann").unwrap()).filter(Condition::attr("text").eq("hi"));
+//! assert_eq!(q.clone().limit(2).all().await.unwrap().len(), 2);
+//! let page = q.page_size(2).page(None).await.unwrap();
+//! assert_eq!((page.items.len(), page.is_last()), (2, false));
+//! # });
+//! ```
+//!
 //! ## Naming
 //!
 //! Every write has one name and one builder shape, on a [`Db`] and in a

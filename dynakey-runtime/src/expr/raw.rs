@@ -8,7 +8,18 @@ use crate::error::Error;
 
 /// A hand-written expression whose `#name` and `:value` placeholders are
 /// given separately and renamed when rendered, so they never collide with
-/// the placeholders dynakey allocates.
+/// the placeholders dynakey allocates. A name or value the text uses
+/// without binding it is [`Error::Refused`] when rendered.
+///
+/// ```
+/// use dynakey_runtime::expr::{Condition, RawExpr};
+/// let raw = RawExpr::new("#a > :min AND size(#a) < :max").name("a", "score").value("min", 3u32).value(":max", 9u32);
+/// let c = Condition::attr("kind").eq("x").and(Condition::raw(raw));
+/// let (text, names, _) = c.render_standalone().unwrap();
+/// assert_eq!(text, "(#n0 = :v0) AND (#n1 > :v1 AND size(#n1) < :v2)");
+/// assert_eq!(names["#n1"], "score");
+/// assert!(Condition::raw(RawExpr::new("#x = :y")).render_standalone().is_err());
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawExpr {
     text: String,
