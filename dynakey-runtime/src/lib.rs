@@ -48,7 +48,7 @@
 //!
 //! ## Features
 //!
-//! - `local`: the embedded engine ([`local`]: dynoxide on SQLite). Off by
+//! - `local`: the embedded engine (`local`: dynoxide on SQLite). Off by
 //!   default so that production builds compile no SQLite; tests turn it on.
 //! - `testing`: fault injection at the HTTP layer (`fault`), for testing
 //!   retry paths.

@@ -77,7 +77,7 @@
 //!
 //! ## Features
 //!
-//! - `local` (off by default): the embedded engine, [`local`] (dynoxide on
+//! - `local` (off by default): the embedded engine, `dynakey::local` (dynoxide on
 //!   SQLite, in the process). Turn it on for tests only, so a release
 //!   binary compiles no SQLite:
 //!
@@ -134,7 +134,7 @@ pub use dynakey_derive::{DynamoEntity, DynamoTable, DynamoUnion, DynamoValue};
 pub use dynakey_runtime::{
     BatchFailure, BatchGet, BatchGetOutcome, BatchWrite, BatchWriteOutcome, Db, Delete, FanOut,
     Get, Page, Put, Query, RetryPolicy, Scan, Slot, TransactGet, TransactGetOutput, TransactWrite,
-    Unversioned, UpdateItem,
+    Unversioned, UpdateItem, MAX_ACTIONS,
 };
 // Entities, keys, key formats and the codec.
 pub use dynakey_runtime::{
