@@ -45,7 +45,6 @@ impl Request {
         start: Option<Item>,
         limit: Option<i32>,
     ) -> Result<RawPage, Error> {
-        let sdk = |e| Error::from_sdk(e, db.sdk_attempts());
         let (items, last, count) = match self {
             Request::Query(q) => {
                 let out = q
@@ -54,7 +53,7 @@ impl Request {
                     .set_limit(limit)
                     .send_with(&db.client)
                     .await
-                    .map_err(sdk)?;
+                    .map_err(|e| Error::from_sdk(e, db.sdk_attempts()))?;
                 (out.items, out.last_evaluated_key, out.count)
             }
             Request::Scan(s) => {
@@ -282,7 +281,7 @@ impl<D: Decoder> Pager<D> {
         n.map(|n| n.clamp(1, i32::MAX as usize) as i32)
     }
 
-    /// Fills every lane that `pick` needs, concurrently unless sequential.
+    /// Fills the lanes `which`, concurrently unless sequential.
     async fn fill(&mut self, which: &[usize]) -> Result<(), Error> {
         let limit = self.request_limit();
         let db = &self.db;
