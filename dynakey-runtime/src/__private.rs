@@ -183,7 +183,9 @@ pub use crate::batch::Unversioned;
 pub use crate::table_check;
 pub use crate::union::EntityUnion;
 
-pub use crate::consistency::{indexes_agree, same_table_key, shadows, str_eq};
+pub use crate::consistency::{indexes_agree, same_table_key, shadows, starts_with, str_eq};
+pub use crate::number::number_problem;
+pub use crate::size::{item_size, value_size, MAX_ITEM_SIZE};
 
 pub use crate::error::Error;
 pub use crate::expr::{Condition, Update};

@@ -4,6 +4,7 @@
 //! nothing is dropped.
 
 use std::collections::HashSet;
+use std::fmt;
 use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::types::{
@@ -11,11 +12,13 @@ use aws_sdk_dynamodb::types::{
 };
 use futures_util::StreamExt;
 
-use crate::client::{check_size, Db};
-use crate::codec::Item;
+use crate::check::check_item;
+use crate::codec::{AttrPath, DecodeError, Item};
+use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::{is_throttling_code, Error};
 use crate::key::Key;
+use crate::ops::into_future;
 
 /// Calls run at once per batch operation.
 const CONCURRENCY: usize = 4;
@@ -33,7 +36,7 @@ fn retryable<E: aws_sdk_dynamodb::error::ProvideErrorMetadata, R>(
 }
 
 fn build_err(e: aws_sdk_dynamodb::error::BuildError) -> Error {
-    Error::Sdk(Box::new(e))
+    Error::refused(format!("the request could not be built: {e}"))
 }
 
 /// A batch of puts and deletes, possibly of several entity types. Build it
@@ -59,16 +62,26 @@ fn build_err(e: aws_sdk_dynamodb::error::BuildError) -> Error {
 /// for id in 0..60 {
 ///     batch = batch.put(&Note { user: "ann".into(), id, tag: None, text: String::new() });
 /// }
-/// let out = batch.delete(Note::key("ann", 99).unwrap()).send().await.unwrap();
+/// let out = batch.delete(Note::key("ann", 99).unwrap()).await.unwrap();
 /// assert!(out.unprocessed.is_empty());
+/// assert_eq!(out.written, 61);
 /// assert_eq!(db.query(Note::pk("ann").unwrap()).count().await.unwrap(), 60);
 /// # });
 /// ```
 #[must_use = "a batch does nothing until sent"]
 pub struct BatchWrite {
     db: Db,
-    requests: Vec<WriteRequest>,
-    err: Option<Error>,
+    /// The requests so far, or the first error found while adding one.
+    built: Result<Vec<WriteRequest>, Error>,
+}
+
+impl fmt::Debug for BatchWrite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BatchWrite")
+            .field("table", &self.db.table)
+            .field("requests", &self.built.as_ref().map(Vec::len))
+            .finish()
+    }
 }
 
 /// What a batch write did with every request: each one is written, handed
@@ -77,7 +90,8 @@ pub struct BatchWrite {
 /// of requests sent.
 ///
 /// [`BatchWrite::send`] returns it as `Ok` when every request was written,
-/// and inside [`Error::BatchIncomplete`] otherwise.
+/// and inside [`Error::BatchIncomplete`] otherwise (see the example on
+/// [`BatchWrite`]).
 #[derive(Debug, Default)]
 #[non_exhaustive]
 pub struct BatchWriteOutcome {
@@ -94,7 +108,8 @@ pub struct BatchWriteOutcome {
 }
 
 impl BatchWriteOutcome {
-    /// Whether every request was written.
+    /// Whether every request was written (always, when it comes back as
+    /// `Ok`).
     pub fn is_complete(&self) -> bool {
         self.unprocessed.is_empty() && self.failed.is_empty()
     }
@@ -107,7 +122,8 @@ impl BatchWriteOutcome {
     }
 }
 
-/// Requests of a batch that failed together, and why.
+/// Requests of a batch that failed together, and why: an item of
+/// [`BatchWriteOutcome::failed`], inside [`Error::BatchIncomplete`].
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct BatchFailure {
@@ -133,8 +149,7 @@ impl Db {
     pub fn batch_write(&self) -> BatchWrite {
         BatchWrite {
             db: self.clone(),
-            requests: Vec::new(),
-            err: None,
+            built: Ok(Vec::new()),
         }
     }
 
@@ -154,52 +169,56 @@ impl BatchWrite {
     /// error (or an item over 400 KB) is reported by [`BatchWrite::send`]
     /// before anything is sent.
     pub fn put<E: Unversioned>(mut self, e: &E) -> Self {
-        if self.err.is_some() {
-            return self;
-        }
-        match e.to_item().map_err(Error::from).and_then(|item| {
-            check_size(E::META, &item)?;
-            Ok(item)
-        }) {
-            Ok(item) => match PutRequest::builder().set_item(Some(item)).build() {
-                Ok(p) => self
-                    .requests
-                    .push(WriteRequest::builder().put_request(p).build()),
-                Err(e) => self.err = Some(build_err(e)),
-            },
-            Err(e) => self.err = Some(e),
-        }
+        let req = e.to_item().map_err(Error::from).and_then(|item| {
+            check_item(E::META, &item)?;
+            let p = PutRequest::builder()
+                .set_item(Some(item))
+                .build()
+                .map_err(build_err)?;
+            Ok(WriteRequest::builder().put_request(p).build())
+        });
+        self.add(req);
         self
     }
 
     /// Deletes the item at `key`.
     pub fn delete<E: Entity>(mut self, key: Key<E>) -> Self {
-        match DeleteRequest::builder()
+        let req = DeleteRequest::builder()
             .set_key(Some(key.to_attributes()))
             .build()
-        {
-            Ok(d) => self
-                .requests
-                .push(WriteRequest::builder().delete_request(d).build()),
-            Err(e) => self.err = Some(build_err(e)),
-        }
+            .map_err(build_err)
+            .map(|d| WriteRequest::builder().delete_request(d).build());
+        self.add(req);
         self
     }
 
     /// Adds raw requests, e.g. the unprocessed ones of an earlier batch.
+    /// They are sent as they are, unchecked.
     pub fn requests(mut self, requests: impl IntoIterator<Item = WriteRequest>) -> Self {
-        self.requests.extend(requests);
+        if let Ok(v) = &mut self.built {
+            v.extend(requests);
+        }
         self
     }
 
-    /// How many requests the batch holds.
-    pub fn len(&self) -> usize {
-        self.requests.len()
+    /// Adds a request, or keeps the first error found while building one.
+    fn add(&mut self, req: Result<WriteRequest, Error>) {
+        if let Ok(v) = &mut self.built {
+            match req {
+                Ok(r) => v.push(r),
+                Err(e) => self.built = Err(e),
+            }
+        }
     }
 
-    /// Whether the batch is empty.
+    /// How many requests the batch holds (none once one failed to build).
+    pub fn len(&self) -> usize {
+        self.built.as_ref().map_or(0, Vec::len)
+    }
+
+    /// Whether the batch holds no request.
     pub fn is_empty(&self) -> bool {
-        self.requests.is_empty()
+        self.len() == 0
     }
 
     /// Sends the batch in chunks of 25, a few at once, retrying unprocessed
@@ -211,11 +230,9 @@ impl BatchWrite {
     /// error; a failed call does not stop the other chunks. An encoding
     /// error found before sending is returned as it is, and nothing is sent.
     pub async fn send(self) -> Result<BatchWriteOutcome, Error> {
-        if let Some(e) = self.err {
-            return Err(e);
-        }
+        let requests = self.built?;
         let db = &self.db;
-        let chunks: Vec<Vec<WriteRequest>> = self.requests.chunks(25).map(<[_]>::to_vec).collect();
+        let chunks: Vec<Vec<WriteRequest>> = requests.chunks(25).map(<[_]>::to_vec).collect();
         let mut results = futures_util::stream::iter(chunks)
             .map(|c| write_chunk(db, c))
             .buffer_unordered(CONCURRENCY);
@@ -236,13 +253,7 @@ impl BatchWrite {
     }
 }
 
-impl std::future::IntoFuture for BatchWrite {
-    type Output = Result<BatchWriteOutcome, Error>;
-    type IntoFuture = crate::client::BoxFuture<'static, Self::Output>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+into_future!(BatchWrite, BatchWriteOutcome);
 
 /// What became of one chunk.
 struct Chunk {
@@ -320,7 +331,7 @@ async fn write_chunk(db: &Db, mut pending: Vec<WriteRequest>) -> Chunk {
 /// db.create_table(&[Note::META]).await.unwrap();
 /// db.put(&Note { user: "ann".into(), id: 1, tag: None, text: String::new() }).await.unwrap();
 /// let keys = (1..=150).map(|id| Note::key("ann", id).unwrap());
-/// let out = db.batch_get(keys).send().await.unwrap();
+/// let out = db.batch_get(keys).consistent().await.unwrap();
 /// assert_eq!(out.items.len(), 1);
 /// assert!(out.unprocessed.is_empty());
 /// # });
@@ -333,8 +344,20 @@ pub struct BatchGet<E> {
     _e: PhantomData<fn() -> E>,
 }
 
-/// What a batch get read, and the keys it could not read after every retry.
+impl<E: Entity> fmt::Debug for BatchGet<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BatchGet")
+            .field("table", &self.db.table)
+            .field("keys", &self.keys)
+            .field("consistent", &self.consistent)
+            .finish()
+    }
+}
+
+/// What a batch get read, and the keys it could not read after every retry
+/// (see the example on [`BatchGet`]).
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct BatchGetOutcome<E> {
     /// The items found (in no particular order; absent keys are left out).
     pub items: Vec<E>,
@@ -385,21 +408,14 @@ impl<E: Entity> BatchGet<E> {
     }
 }
 
-impl<E: Entity> std::future::IntoFuture for BatchGet<E> {
-    type Output = Result<BatchGetOutcome<E>, Error>;
-    type IntoFuture = crate::client::BoxFuture<'static, Self::Output>;
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+into_future!(BatchGet<E>, BatchGetOutcome<E>);
 
-/// A typed key from key attributes.
+/// A typed key from the key attributes DynamoDB handed back.
 fn key_of<E: Entity>(m: &Item) -> Result<Key<E>, Error> {
     let s = |a: &'static str| match m.get(a) {
         Some(AttributeValue::S(s)) => Ok(s.clone()),
-        _ => Err(Error::Validation {
-            message: format!("unprocessed key without `{a}`"),
-        }),
+        Some(other) => Err(DecodeError::mismatch(&AttrPath::root(a), "S", other).into()),
+        None => Err(Error::from(DecodeError::missing(&AttrPath::root(a)))),
     };
     let sk = match &E::META.sk {
         Some(k) => Some((k.attr, s(k.attr)?)),

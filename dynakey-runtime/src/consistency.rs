@@ -47,7 +47,7 @@ const fn opt_eq(a: Option<&KeyMeta>, b: Option<&KeyMeta>) -> bool {
 /// DYNA303: both entities store their table key in the same attributes.
 ///
 /// ```
-/// use dynakey_runtime::consistency::same_table_key;
+/// use dynakey_runtime::__private::same_table_key;
 /// # use dynakey_derive::DynamoEntity;
 /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
 /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]

@@ -8,7 +8,24 @@ use crate::key::Key;
 /// A type stored as DynamoDB items, implemented by `#[derive(DynamoEntity)]`.
 ///
 /// `#[derive(DynamoEntity)]` writes this impl; the `dynakey` crate's
-/// documentation has a runnable example of the generated code.
+/// documentation has more of the generated code.
+///
+/// ```
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+/// use dynakey_runtime::Entity;
+/// let n = Note { user: "ann".into(), id: 7, tag: Some("red".into()), text: "hi".into() };
+/// let item = n.to_item().unwrap();
+/// assert_eq!(item["sk"].as_s().unwrap(), "NOTE#000007");
+/// assert_eq!(item["gsi1pk"].as_s().unwrap(), "TAG#red");
+/// assert_eq!(Note::from_item(&item).unwrap(), n);
+/// assert_eq!(n.item_key().unwrap(), Note::key("ann", 7).unwrap());
+/// ```
 pub trait Entity: Sized + Send + Sync + 'static {
     /// What the derive knows about the entity.
     const META: &'static EntityMeta;
@@ -25,7 +42,29 @@ pub trait Entity: Sized + Send + Sync + 'static {
     fn item_key(&self) -> Result<Key<Self>, KeyFormatError>;
 }
 
-/// Static description of an entity.
+/// Static description of an entity, from the derive: what a tool (or
+/// `create_table`) reads about its keys, indexes and fields.
+///
+/// ```
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+/// use dynakey_runtime::{Entity, IndexKind};
+/// let m = Note::META;
+/// assert_eq!((m.type_name, m.discriminator, m.discriminator_attr), ("Note", "NOTE", "entity"));
+/// assert_eq!(m.pk.attr, "pk");
+/// assert_eq!(m.sk.as_ref().unwrap().template, "NOTE#<id:d6>");
+/// let ix = m.index("GSI1").unwrap();
+/// assert_eq!((ix.kind, ix.sparse, ix.pk.attr), (IndexKind::Global, true, "gsi1pk"));
+/// assert_eq!(ix.pk.prefix, "TAG#");
+/// assert_eq!(ix.pk.fields, ["tag"]);
+/// assert!(m.fields.iter().any(|f| f.name == "tag" && f.optional));
+/// assert_eq!((m.ttl_attr, m.version_attr), (None, None));
+/// ```
 #[derive(Debug)]
 pub struct EntityMeta {
     /// The Rust type's name.
@@ -57,7 +96,7 @@ impl EntityMeta {
     }
 }
 
-/// One key attribute and the template that fills it.
+/// One key attribute and the template that fills it (see the example on [`EntityMeta`]).
 #[derive(Debug)]
 pub struct KeyMeta {
     /// The attribute name, e.g. `pk`, `gsi1sk`.
@@ -72,7 +111,7 @@ pub struct KeyMeta {
     pub key: &'static crate::key::KeyTemplate,
 }
 
-/// Global or local.
+/// Global or local (see the example on [`EntityMeta`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IndexKind {
     /// A global secondary index.
@@ -81,7 +120,7 @@ pub enum IndexKind {
     Local,
 }
 
-/// A secondary index.
+/// A secondary index (see the example on [`EntityMeta`]).
 #[derive(Debug)]
 pub struct IndexMeta {
     /// The index name, e.g. `GSI1`.
@@ -96,7 +135,7 @@ pub struct IndexMeta {
     pub sparse: bool,
 }
 
-/// A stored field.
+/// A stored field (see the example on [`EntityMeta`]).
 #[derive(Debug)]
 pub struct FieldMeta {
     /// The Rust field name.

@@ -1,230 +1,57 @@
-//! Errors raised while building or parsing keys.
+//! The one error type of dynakey, and what its variants point at.
+//!
+//! Three families, told apart by variant so callers can react to each:
+//!
+//! - refused by the library before anything is sent: [`Error::Refused`]
+//!   (bad numbers, an empty or oversized transaction, `IN` with more than
+//!   100 values, raw-expression placeholder mistakes, a foreign cursor),
+//!   [`Error::ItemTooLarge`], [`Error::KeyFormat`], [`Error::Encode`],
+//!   [`Error::ConsistentReadOnGlobalIndex`];
+//! - answered by DynamoDB: [`Error::ConditionFailed`],
+//!   [`Error::TransactionCanceled`], [`Error::Validation`] (its
+//!   `ValidationException`), [`Error::Throttled`], [`Error::BatchIncomplete`],
+//!   and [`Error::Sdk`] for everything else the SDK reports;
+//! - anything else: [`Error::Decode`] and [`Error::UnknownDiscriminator`]
+//!   (items that do not read back), [`Error::Backend`] (the embedded engine,
+//!   sockets, paths).
+//!
+//! Wrapping variants (`KeyFormat`, `Encode`, `Decode`, `Sdk`) are
+//! transparent: their text is the inner error's and `source()` is the inner
+//! error's source, so a reporter that prints the chain prints nothing twice.
+//! Variants that DynamoDB answered keep the SDK error as their `source()`.
+
+mod key;
+mod refs;
 
 use std::fmt;
 
-/// Why a value could not be written into (or read out of) a key template.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum KeyFormatReason {
-    /// A negative number under a zero-padded unsigned format (`d<w>`).
-    Negative {
-        /// The format's width.
-        width: u32,
-    },
-    /// The value needs more digits than the format's width.
-    TooWide {
-        /// The format's width.
-        width: u32,
-    },
-    /// A decimal with more places than the format keeps (`n<w>.<p>`).
-    TooPrecise {
-        /// Decimal places the format keeps.
-        places: u32,
-    },
-    /// The whole key came out empty.
-    Empty,
-    /// A field that is not the last one holds the delimiter that follows it.
-    ContainsDelimiter {
-        /// The delimiter character.
-        delimiter: char,
-    },
-    /// A control character (below the space) or U+10FFFF: both would break
-    /// the sort order of composite keys and the bounds of range conditions.
-    ForbiddenChar {
-        /// The character found.
-        found: char,
-    },
-    /// NaN or an infinite float.
-    NotFinite,
-    /// A date or time outside the years 0000–9999.
-    OutOfRange,
-    /// A stored key does not have the template's shape.
-    Malformed {
-        /// What was expected at that point.
-        expected: String,
-    },
-}
+pub use key::{EncodeError, KeyFormatError, KeyFormatReason};
+pub use refs::{CancelReason, ItemRef};
 
-impl fmt::Display for KeyFormatReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Negative { width } => write!(
-                f,
-                "a negative number cannot be zero-padded (d{width}); use a signed format such as n{width}"
-            ),
-            Self::TooWide { width } => write!(f, "needs more than {width} digits"),
-            Self::TooPrecise { places } => write!(f, "has more than {places} decimal places"),
-            Self::Empty => f.write_str("the key is empty"),
-            Self::ContainsDelimiter { delimiter } => write!(
-                f,
-                "holds the delimiter {delimiter:?} that follows it in the template, so the key could not be parsed back"
-            ),
-            Self::ForbiddenChar { found } => write!(
-                f,
-                "holds the character {found:?}, which sorts below every delimiter and breaks key order"
-            ),
-            Self::NotFinite => f.write_str("is not a finite number"),
-            Self::OutOfRange => f.write_str("is outside the years 0000-9999"),
-            Self::Malformed { expected } => write!(f, "does not match the template: expected {expected}"),
-        }
-    }
-}
+use crate::codec::{DecodeError, Item};
 
-/// A key could not be built from (or parsed into) its fields.
+/// A boxed error, as the variants that keep another error hold it.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// `Result` with [`Error`] as the default error type.
 ///
 /// ```
-/// use dynakey_runtime::{KeyFormatError, KeyFormatReason};
-/// let err = KeyFormatError {
-///     entity: "EMPLOYEE",
-///     template: "SITE#<country>#<city>#EMP#<number:d6>",
-///     field: "number",
-///     value: "-1".into(),
-///     reason: KeyFormatReason::Negative { width: 6 },
-/// };
-/// assert!(err.to_string().contains("field `number`"));
+/// fn parse(n: &str) -> dynakey_runtime::Result<u32> {
+///     n.parse().map_err(|_| dynakey_runtime::Error::Refused { message: format!("not a number: {n}") })
+/// }
+/// assert_eq!(parse("7").unwrap(), 7);
+/// let other: dynakey_runtime::Result<u8, String> = Err("any error type".into());
+/// assert!(other.is_err());
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeyFormatError {
-    /// The entity's discriminator.
-    pub entity: &'static str,
-    /// The key template, as written in the attribute.
-    pub template: &'static str,
-    /// The field at fault; empty when the fault is the whole key.
-    pub field: &'static str,
-    /// The offending value, as text.
-    pub value: String,
-    /// Why it was refused.
-    pub reason: KeyFormatReason,
-}
-
-impl fmt::Display for KeyFormatError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.field.is_empty() {
-            write!(
-                f,
-                "{} key \"{}\": value {:?} {}",
-                self.entity, self.template, self.value, self.reason
-            )
-        } else {
-            write!(
-                f,
-                "{} key \"{}\": field `{}` = {:?} {}",
-                self.entity, self.template, self.field, self.value, self.reason
-            )
-        }
-    }
-}
-
-impl std::error::Error for KeyFormatError {}
-
-/// An entity could not be turned into an item.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum EncodeError {
-    /// A key could not be built.
-    Key(KeyFormatError),
-    /// A `#[dynamo(serde)]` field failed to serialize.
-    Serde {
-        /// The field.
-        field: &'static str,
-        /// serde's message.
-        message: String,
-    },
-}
-
-impl fmt::Display for EncodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Key(e) => e.fmt(f),
-            Self::Serde { field, message } => {
-                write!(f, "field `{field}` could not be serialized: {message}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for EncodeError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Self::Key(e) => Some(e),
-            Self::Serde { .. } => None,
-        }
-    }
-}
-
-impl From<KeyFormatError> for EncodeError {
-    fn from(e: KeyFormatError) -> Self {
-        Self::Key(e)
-    }
-}
-
-/// Which item of a request an error is about: its entity and its table key.
-///
-/// ```
-/// use dynakey_runtime::error::ItemRef;
-/// let r = ItemRef { entity: "MEMBER", pk: "USER#alice".into(), sk: Some("PROFILE".into()) };
-/// assert_eq!(r.to_string(), "MEMBER USER#alice / PROFILE");
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ItemRef {
-    /// The entity's discriminator, e.g. `MEMBER`.
-    pub entity: &'static str,
-    /// The partition key text.
-    pub pk: String,
-    /// The sort key text, if the table has one.
-    pub sk: Option<String>,
-}
-
-impl fmt::Display for ItemRef {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.sk {
-            Some(sk) => write!(f, "{} {} / {}", self.entity, self.pk, sk),
-            None => write!(f, "{} {}", self.entity, self.pk),
-        }
-    }
-}
-
-/// Why one action of a cancelled transaction failed.
-///
-/// `code` is DynamoDB's reason code: `None` (the action was fine; another
-/// one failed), `ConditionalCheckFailed`, `TransactionConflict`,
-/// `ItemCollectionSizeLimitExceeded`, `ValidationError`, ….
-#[derive(Debug, Clone, PartialEq)]
-pub struct CancelReason {
-    /// The action's position in the transaction, from 0.
-    pub index: usize,
-    /// DynamoDB's reason code.
-    pub code: String,
-    /// DynamoDB's message, if any.
-    pub message: Option<String>,
-    /// Which entity and key the action addressed.
-    pub target: ItemRef,
-    /// The item as it was, when the action asked for it on a failed condition.
-    pub item: Option<crate::codec::Item>,
-}
-
-impl CancelReason {
-    /// Whether this action is the one (or one of those) that failed.
-    ///
-    /// ```
-    /// use dynakey_runtime::error::{CancelReason, ItemRef};
-    /// let r = CancelReason {
-    ///     index: 0, code: "None".into(), message: None, item: None,
-    ///     target: ItemRef { entity: "MEMBER", pk: "USER#a".into(), sk: None },
-    /// };
-    /// assert!(!r.failed());
-    /// ```
-    pub fn failed(&self) -> bool {
-        self.code != "None"
-    }
-}
+pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// The one error type of every dynakey operation.
 ///
 /// ```
 /// use dynakey_runtime::Error;
-/// let err = Error::Validation { message: "bad".into() };
-/// assert_eq!(err.to_string(), "request refused by validation: bad");
+/// let err = Error::Refused { message: "a transaction takes 1 to 100 actions, not 0".into() };
+/// assert_eq!(err.to_string(), "refused before sending: a transaction takes 1 to 100 actions, not 0");
+/// assert!(std::error::Error::source(&err).is_none());
 /// ```
 #[derive(Debug)]
 #[non_exhaustive]
@@ -232,31 +59,46 @@ pub enum Error {
     /// A condition of a put, update or delete did not hold. `item` is the
     /// item as it was, when the operation asked for it
     /// (`ReturnValuesOnConditionCheckFailure = ALL_OLD`).
+    #[non_exhaustive]
     ConditionFailed {
         /// The old item, when requested and the item existed.
-        item: Option<crate::codec::Item>,
+        item: Option<Item>,
+        /// The SDK's error.
+        source: BoxError,
     },
     /// A transaction was cancelled; one reason per action, in order.
     TransactionCanceled {
         /// Per action: the reason code and which entity/key it addressed.
         reasons: Vec<CancelReason>,
     },
-    /// A key could not be built.
+    /// A key could not be built (transparent).
     KeyFormat(KeyFormatError),
-    /// An entity could not be encoded.
+    /// An entity could not be encoded (transparent).
     Encode(EncodeError),
-    /// An item could not be decoded; the error names the attribute path.
-    Decode(crate::codec::DecodeError),
-    /// DynamoDB (or the library, before sending) refused the request as
-    /// invalid (`ValidationException`).
+    /// An item could not be decoded; the error names the attribute path
+    /// (transparent).
+    Decode(DecodeError),
+    /// DynamoDB refused the request as invalid (`ValidationException`).
+    #[non_exhaustive]
     Validation {
-        /// The message.
+        /// DynamoDB's message.
+        message: String,
+        /// The SDK's error.
+        source: BoxError,
+    },
+    /// dynakey refused the request before sending it: what it holds could
+    /// not be sent, or DynamoDB would refuse it.
+    Refused {
+        /// What is wrong, and where.
         message: String,
     },
     /// Still throttled after retrying.
+    #[non_exhaustive]
     Throttled {
         /// How many attempts were made.
         attempts: u32,
+        /// The SDK's error of the last attempt.
+        source: BoxError,
     },
     /// The item is larger than DynamoDB's 400 KB; refused before sending.
     ItemTooLarge {
@@ -275,18 +117,30 @@ pub enum Error {
     UnknownDiscriminator {
         /// The discriminator found (empty when the attribute was missing).
         value: String,
+        /// The item's partition key.
+        pk: String,
+        /// The item's sort key, if the table has one.
+        sk: Option<String>,
     },
-    /// Any other error of the AWS SDK, kept as it was.
-    Sdk(Box<dyn std::error::Error + Send + Sync>),
+    /// The backend could not be reached or started: the embedded engine,
+    /// a socket, a path.
+    Backend {
+        /// What failed.
+        message: String,
+        /// The underlying error, if any.
+        source: Option<BoxError>,
+    },
+    /// Any other error of the AWS SDK, kept as it was (transparent).
+    Sdk(BoxError),
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::ConditionFailed { item: Some(_) } => {
+            Self::ConditionFailed { item: Some(_), .. } => {
                 f.write_str("the condition failed (old item returned)")
             }
-            Self::ConditionFailed { item: None } => f.write_str("the condition failed"),
+            Self::ConditionFailed { item: None, .. } => f.write_str("the condition failed"),
             Self::TransactionCanceled { reasons } => {
                 f.write_str("transaction cancelled")?;
                 let mut first = true;
@@ -302,13 +156,12 @@ impl fmt::Display for Error {
             }
             Self::KeyFormat(e) => e.fmt(f),
             Self::Encode(e) => e.fmt(f),
-            Self::Decode(e) => write!(
-                f,
-                "cannot decode `{}`: expected {}, found {}",
-                e.path, e.expected, e.found
-            ),
-            Self::Validation { message } => write!(f, "request refused by validation: {message}"),
-            Self::Throttled { attempts } => write!(f, "throttled after {attempts} attempt(s)"),
+            Self::Decode(e) => e.fmt(f),
+            Self::Validation { message, .. } => {
+                write!(f, "DynamoDB refused the request as invalid: {message}")
+            }
+            Self::Refused { message } => write!(f, "refused before sending: {message}"),
+            Self::Throttled { attempts, .. } => write!(f, "throttled after {attempts} attempt(s)"),
             Self::ItemTooLarge { size, key } => {
                 write!(
                     f,
@@ -318,7 +171,13 @@ impl fmt::Display for Error {
             Self::ConsistentReadOnGlobalIndex => {
                 f.write_str("a global secondary index cannot be read consistently")
             }
-            Self::UnknownDiscriminator { value } => write!(f, "unknown discriminator {value:?}"),
+            Self::UnknownDiscriminator { value, pk, sk } => {
+                write!(f, "unknown discriminator {value:?} on the item {pk}")?;
+                if let Some(sk) = sk {
+                    write!(f, " / {sk}")?;
+                }
+                f.write_str(": no variant of the union reads it")
+            }
             Self::BatchIncomplete(o) => {
                 let failed: usize = o.failed.iter().map(|x| x.requests.len()).sum();
                 write!(
@@ -332,11 +191,8 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
-            Self::Sdk(e) => write!(
-                f,
-                "{}",
-                aws_smithy_types::error::display::DisplayErrorContext(&**e)
-            ),
+            Self::Backend { message, .. } => write!(f, "backend: {message}"),
+            Self::Sdk(e) => e.fmt(f),
         }
     }
 }
@@ -344,10 +200,14 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Self::KeyFormat(e) => Some(e),
-            Self::Encode(e) => Some(e),
-            Self::Decode(e) => Some(e),
-            Self::Sdk(e) => Some(&**e),
+            Self::KeyFormat(e) => e.source(),
+            Self::Encode(e) => e.source(),
+            Self::Decode(e) => e.source(),
+            Self::Sdk(e) => e.source(),
+            Self::ConditionFailed { source, .. }
+            | Self::Validation { source, .. }
+            | Self::Throttled { source, .. } => Some(&**source),
+            Self::Backend { source, .. } => source.as_deref().map(|e| e as _),
             Self::BatchIncomplete(o) => o.failed.first().map(|f| &f.error as _),
             _ => None,
         }
@@ -369,16 +229,16 @@ impl From<EncodeError> for Error {
     }
 }
 
-impl From<crate::codec::DecodeError> for Error {
-    fn from(e: crate::codec::DecodeError) -> Self {
+impl From<DecodeError> for Error {
+    fn from(e: DecodeError) -> Self {
         Self::Decode(e)
     }
 }
 
 impl Error {
-    /// Keeps an SDK error, except for the cases dynakey types: validation
+    /// Sorts an SDK error into the variants dynakey types: validation
     /// (matched by code, the SDK has no variant for it), throttling and a
-    /// failed condition without an item.
+    /// failed condition without an item; the rest stays [`Error::Sdk`].
     pub(crate) fn from_sdk<E, R>(
         err: aws_sdk_dynamodb::error::SdkError<E, R>,
         attempts: u32,
@@ -391,30 +251,73 @@ impl Error {
             + 'static,
         R: fmt::Debug + Send + Sync + 'static,
     {
-        if let Some(se) = err.as_service_error() {
-            match se.code() {
-                Some("ValidationException") => {
-                    return Self::Validation {
-                        message: se.message().unwrap_or_default().to_owned(),
-                    }
+        let code = err.as_service_error().and_then(|se| se.code());
+        match code {
+            Some("ValidationException") => {
+                let message = err
+                    .as_service_error()
+                    .and_then(|se| se.message())
+                    .unwrap_or_default()
+                    .to_owned();
+                Self::Validation {
+                    message,
+                    source: Box::new(err),
                 }
-                Some(c) if is_throttling_code(c) => return Self::Throttled { attempts },
-                Some("ConditionalCheckFailedException") => {
-                    return Self::ConditionFailed { item: None }
-                }
-                _ => {}
             }
+            Some(c) if is_throttling_code(c) => Self::Throttled {
+                attempts,
+                source: Box::new(err),
+            },
+            Some("ConditionalCheckFailedException") => Self::ConditionFailed {
+                item: None,
+                source: Box::new(err),
+            },
+            _ => Self::Sdk(Box::new(err)),
         }
-        Self::Sdk(Box::new(err))
+    }
+
+    /// A refusal before sending.
+    pub(crate) fn refused(message: impl Into<String>) -> Self {
+        Self::Refused {
+            message: message.into(),
+        }
+    }
+
+    /// A backend failure with its cause.
+    #[cfg_attr(not(feature = "local"), allow(dead_code))]
+    pub(crate) fn backend(message: impl Into<String>, source: impl Into<BoxError>) -> Self {
+        Self::Backend {
+            message: message.into(),
+            source: Some(source.into()),
+        }
     }
 
     /// Whether retrying later may succeed (throttling).
     ///
     /// ```
-    /// assert!(dynakey_runtime::Error::Throttled { attempts: 3 }.is_throttled());
+    /// let err = dynakey_runtime::Error::Refused { message: "no".into() };
+    /// assert!(!err.is_throttled());
     /// ```
     pub fn is_throttled(&self) -> bool {
         matches!(self, Self::Throttled { .. })
+    }
+
+    /// Whether a condition failed: of a put, update or delete
+    /// ([`Error::ConditionFailed`]), or of an action of a cancelled
+    /// transaction (a `ConditionalCheckFailed` reason).
+    ///
+    /// ```
+    /// let err = dynakey_runtime::Error::TransactionCanceled { reasons: Vec::new() };
+    /// assert!(!err.is_condition_failed());
+    /// ```
+    pub fn is_condition_failed(&self) -> bool {
+        match self {
+            Self::ConditionFailed { .. } => true,
+            Self::TransactionCanceled { reasons } => {
+                reasons.iter().any(|r| r.code == "ConditionalCheckFailed")
+            }
+            _ => false,
+        }
     }
 }
 
@@ -428,4 +331,69 @@ pub(crate) fn is_throttling_code(code: &str) -> bool {
             | "Throttling"
             | "TooManyRequestsException"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error as _;
+
+    #[derive(Debug)]
+    struct Inner(Option<Box<Inner>>);
+    impl fmt::Display for Inner {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(if self.0.is_some() { "outer" } else { "root" })
+        }
+    }
+    impl std::error::Error for Inner {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            self.0.as_deref().map(|e| e as _)
+        }
+    }
+
+    /// Every message of an error's chain, as a reporter prints them.
+    fn chain(e: &dyn std::error::Error) -> Vec<String> {
+        let mut out = vec![e.to_string()];
+        let mut cur = e.source();
+        while let Some(s) = cur {
+            out.push(s.to_string());
+            cur = s.source();
+        }
+        out
+    }
+
+    #[test]
+    fn wrapping_variants_are_transparent() {
+        let err = Error::Sdk(Box::new(Inner(Some(Box::new(Inner(None))))));
+        assert_eq!(chain(&err), ["outer", "root"]);
+        let d = DecodeError::new(&crate::codec::AttrPath::root("a"), "S", "N 1");
+        let err = Error::from(d.clone());
+        assert_eq!(err.to_string(), d.to_string());
+        assert!(err.source().is_none());
+        assert_eq!(chain(&err).len(), 1);
+    }
+
+    #[test]
+    fn kept_sources_come_back() {
+        let err = Error::Throttled {
+            attempts: 3,
+            source: Box::new(Inner(None)),
+        };
+        assert_eq!(chain(&err), ["throttled after 3 attempt(s)", "root"]);
+        let err = Error::backend("cannot bind", Inner(None));
+        assert_eq!(chain(&err), ["backend: cannot bind", "root"]);
+    }
+
+    #[test]
+    fn unknown_discriminator_names_the_item() {
+        let err = Error::UnknownDiscriminator {
+            value: "STRAY".into(),
+            pk: "USER#ann".into(),
+            sk: Some("X".into()),
+        };
+        assert_eq!(
+            err.to_string(),
+            "unknown discriminator \"STRAY\" on the item USER#ann / X: no variant of the union reads it"
+        );
+    }
 }

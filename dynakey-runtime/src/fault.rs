@@ -4,6 +4,10 @@
 //! some batch calls and reports it as `UnprocessedItems`/`UnprocessedKeys`,
 //! and can add latency to every request.
 //!
+//! Behind the `testing` feature (a test tool, not part of a production
+//! build): `dynakey = { version = "0.1", features = ["local", "testing"] }`
+//! under `[dev-dependencies]`.
+//!
 //! ```
 //! use dynakey_runtime::fault::{FaultConfig, FaultInjector};
 //! use std::time::Duration;
@@ -36,7 +40,7 @@ use aws_smithy_types::body::SdkBody;
 use aws_smithy_types::byte_stream::ByteStream;
 use serde_json::Value;
 
-/// What to inject.
+/// What to inject (see the example on [`FaultInjector`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FaultConfig {
     /// Share of data requests answered with
@@ -62,8 +66,9 @@ impl Default for FaultConfig {
     }
 }
 
-/// Counters of what was injected.
+/// Counters of what was injected (see the example on [`FaultInjector`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct FaultStats {
     /// Requests seen.
     pub requests: u64,
@@ -85,6 +90,27 @@ struct Counters {
 }
 
 /// Wraps HTTP clients with faults; clones share the counters.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use aws_sdk_dynamodb::config::retry::RetryConfig;
+/// use dynakey_runtime::fault::{FaultConfig, FaultInjector};
+/// use dynakey_runtime::{Db, Error};
+/// let backend = dynakey_runtime::local::memory().unwrap();
+/// let faults = FaultInjector::new(FaultConfig { throttle_rate: 1.0, ..FaultConfig::default() });
+/// let conf = backend
+///     .config_builder()
+///     .http_client(faults.wrap(aws_smithy_http_client::Builder::new().build_http()))
+///     .retry_config(RetryConfig::disabled())
+///     .build();
+/// let db = Db::new(aws_sdk_dynamodb::Client::from_conf(conf), "t");
+/// let err = db.transact_get().send().await.unwrap_err(); // refused before sending
+/// assert!(matches!(err, Error::Refused { .. }));
+/// let err = db.client().get_item().table_name("t").send().await.unwrap_err();
+/// assert!(format!("{err:?}").contains("ProvisionedThroughputExceeded"));
+/// assert_eq!((faults.stats().requests, faults.stats().throttled), (1, 1));
+/// # });
+/// ```
 #[derive(Debug, Clone)]
 pub struct FaultInjector {
     config: FaultConfig,

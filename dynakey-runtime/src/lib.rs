@@ -1,30 +1,81 @@
-//! The runtime half of dynakey: key formats, the item codec, entity metadata
-//! and (in later modules) the requests sent through `aws_sdk_dynamodb::Client`.
+//! The runtime half of dynakey: key formats, the item codec, entity
+//! metadata, and the requests sent through `aws_sdk_dynamodb::Client`.
 //!
-//! Users depend on the `dynakey` facade, which re-exports this crate together
-//! with the derive macros. Generated code reaches this crate only through
-//! [`__private`].
+//! Users depend on the `dynakey` facade, which re-exports this crate by
+//! name together with the derive macros. Generated code reaches this crate
+//! only through [`__private`].
+//!
+//! ```
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! # use dynakey_derive::DynamoEntity;
+//! # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+//! # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+//! # #[pk("USER#<user>")]
+//! # #[sk("NOTE#<id:d6>")]
+//! # struct Note { user: String, id: u32, text: String }
+//! use dynakey_runtime::{Condition, Entity};
+//! let backend = dynakey_runtime::local::memory().unwrap();
+//! let db = backend.db("notes");
+//! db.create_table(&[Note::META]).await.unwrap();
+//! let mut tx = db.transact_write();
+//! for id in 1..=3 {
+//!     tx = tx.put_with(&Note { user: "ann".into(), id, text: "hi".into() }, |p| p.if_not_exists());
+//! }
+//! tx.await.unwrap();
+//! let q = db.query(Note::pk("ann").unwrap()).filter(Condition::attr("text").eq("hi"));
+//! assert_eq!(q.clone().limit(2).all().await.unwrap().len(), 2);
+//! let page = q.page_size(2).page(None).await.unwrap();
+//! assert_eq!((page.items.len(), page.is_last()), (2, false));
+//! # });
+//! ```
+//!
+//! ## Naming
+//!
+//! Every write has one name and one builder shape, on a [`Db`] and in a
+//! [`TransactWrite`]:
+//!
+//! | | [`Db`] | [`TransactWrite`] |
+//! |---|---|---|
+//! | put | `db.put(&e)` → [`Put`] | `tx.put(&e)`, `tx.put_with(&e, \|p\| p.if_not_exists())` |
+//! | typed update | `db.update(E::update(..))` → [`UpdateItem`] | `tx.update(..)`, `tx.update_with(.., \|u\| u.condition(c))` |
+//! | raw update | `db.update_raw(key, Update)` → [`UpdateItem`] | `tx.update_raw(key, u)`, `tx.update_raw_with(key, u, \|u\| ..)` |
+//! | delete | `db.delete(key)` → [`Delete`] | `tx.delete(key)`, `tx.delete_with(key, \|d\| d.if_exists())` |
+//! | condition check | — | `tx.check(key, cond)` |
+//!
+//! Reads share one shape too ([`Query`], [`FanOut`], [`Scan`]): `limit(n)`
+//! caps the items returned in all, `page_size(n)` sizes each page (and each
+//! request), and `all()`, `stream()`, `page(cursor)`, `count()` read them.
+//!
+//! ## Features
+//!
+//! - `local`: the embedded engine (`local`: dynoxide on SQLite). Off by
+//!   default so that production builds compile no SQLite; tests turn it on.
+//! - `testing`: fault injection at the HTTP layer (`fault`), for testing
+//!   retry paths.
 
-pub mod batch;
-pub mod client;
+mod batch;
+mod check;
 pub mod codec;
-pub mod consistency;
-mod cursor;
+mod consistency;
+mod db;
 pub mod entity;
 pub mod error;
 pub mod expr;
+#[cfg(feature = "testing")]
 pub mod fault;
 pub mod key;
 #[cfg(feature = "local")]
 pub mod local;
 mod number;
+pub mod ops;
 pub mod query;
-pub mod size;
+mod retry;
+mod size;
 pub mod table;
 #[doc(hidden)]
 pub mod table_check;
-pub mod transact;
-pub mod union;
+mod transact;
+mod union;
 pub mod update;
 
 #[doc(hidden)]
@@ -33,17 +84,20 @@ pub mod __private;
 pub use batch::{
     BatchFailure, BatchGet, BatchGetOutcome, BatchWrite, BatchWriteOutcome, Unversioned,
 };
-pub use client::{Db, Delete, Get, Put, RetryPolicy, UpdateItem};
 pub use codec::{Attr, AttrPath, DecodeError, Item, SetMember};
+pub use db::Db;
 pub use entity::{Entity, EntityMeta, FieldMeta, IndexKind, IndexMeta, KeyMeta};
-pub use error::{CancelReason, EncodeError, Error, ItemRef, KeyFormatError, KeyFormatReason};
-pub use expr::{Condition, RawExpr, Update};
+pub use error::{
+    CancelReason, EncodeError, Error, ItemRef, KeyFormatError, KeyFormatReason, Result,
+};
+pub use expr::{CmpOp, Condition, RawExpr, Update};
 pub use key::{
     uuid7, Global, Key, KeyDecimal, KeyKind, KeyPadded, KeyPartError, KeyReverse, KeySigned,
     KeyText, Local, PartitionKey, SortKeyCondition, SortKeyOp, Table,
 };
-pub use number::number_problem;
+pub use ops::{Delete, Get, Put, UpdateItem};
 pub use query::{AnyOf, ConsistentRead, Decoder, FanOut, KeysOnly, Page, Query, Scan, Typed};
-pub use transact::{Slot, TransactGet, TransactGetOutput, TransactWrite};
+pub use retry::RetryPolicy;
+pub use transact::{Slot, TransactGet, TransactGetOutput, TransactWrite, MAX_ACTIONS};
 pub use union::EntityUnion;
 pub use update::{Field, IntoField, TypedUpdate, UpdateParts};

@@ -9,10 +9,14 @@
 //! router runs, so the loopback server is the one faithful path. A request
 //! costs about a millisecond; see the crate README for numbers.)
 //!
+//! Behind the `local` feature: a production build that does not ask for
+//! it compiles no SQLite. Turn it on for tests with
+//! `[dev-dependencies] dynakey = { version = "0.1", features = ["local"] }`.
+//!
 //! ```
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
-//! let local = dynakey_runtime::local::memory().unwrap();
-//! let tables = local.client().list_tables().send().await.unwrap();
+//! let backend = dynakey_runtime::local::memory().unwrap();
+//! let tables = backend.client().list_tables().send().await.unwrap();
 //! assert!(tables.table_names().is_empty());
 //! # });
 //! ```
@@ -23,16 +27,22 @@ use std::thread;
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_dynamodb::Client;
 
-use crate::client::Db;
+use crate::db::Db;
 use crate::error::Error;
 
 /// The environment variable naming a DynamoDB-compatible endpoint.
 pub const ENDPOINT_VAR: &str = "DYNAKEY_ENDPOINT";
 
-/// A ready client on a local backend. Dropping it stops the embedded engine
-/// (an endpoint backend is left alone).
+/// A ready client on a local backend: the embedded engine, or the
+/// endpoint `DYNAKEY_ENDPOINT` names. Dropping it stops the embedded
+/// engine (an endpoint is left alone).
+///
+/// ```
+/// let backend = dynakey_runtime::local::memory().unwrap();
+/// assert!(backend.endpoint().starts_with("http://127.0.0.1:"));
+/// ```
 #[derive(Debug)]
-pub struct Local {
+pub struct Backend {
     client: Client,
     endpoint: String,
     server: Option<Server>,
@@ -51,18 +61,25 @@ impl Drop for Server {
     }
 }
 
-impl Local {
+impl Backend {
     /// The client.
+    ///
+    /// ```
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// assert_eq!(backend.client().config().region().unwrap().as_ref(), "us-east-1");
+    /// ```
     pub fn client(&self) -> &Client {
         &self.client
     }
 
-    /// The endpoint URL, e.g. `http://127.0.0.1:41234`.
+    /// The endpoint URL, e.g. `http://127.0.0.1:41234` (see the example
+    /// on [`Backend`]).
     pub fn endpoint(&self) -> &str {
         &self.endpoint
     }
 
-    /// Whether this is the embedded engine (not an external endpoint).
+    /// Whether this is the embedded engine (not an external endpoint; see
+    /// the example on [`memory`]).
     pub fn is_embedded(&self) -> bool {
         self.server.is_some()
     }
@@ -71,8 +88,8 @@ impl Local {
     /// wrapped HTTP client or another retry policy.
     ///
     /// ```
-    /// let local = dynakey_runtime::local::memory().unwrap();
-    /// let conf = local.config_builder().build();
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let conf = backend.config_builder().build();
     /// let _client = aws_sdk_dynamodb::Client::from_conf(conf);
     /// ```
     pub fn config_builder(&self) -> aws_sdk_dynamodb::config::Builder {
@@ -82,8 +99,8 @@ impl Local {
     /// A table handle on this backend.
     ///
     /// ```
-    /// let local = dynakey_runtime::local::memory().unwrap();
-    /// assert_eq!(local.db("shop").table_name(), "shop");
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// assert_eq!(backend.db("shop").table_name(), "shop");
     /// ```
     pub fn db(&self, table: impl Into<String>) -> Db {
         Db::new(self.client.clone(), table)
@@ -93,11 +110,16 @@ impl Local {
 /// The embedded engine on an in-memory database.
 ///
 /// ```
-/// let local = dynakey_runtime::local::memory().unwrap();
-/// assert!(local.is_embedded());
+/// let backend = dynakey_runtime::local::memory().unwrap();
+/// assert!(backend.is_embedded());
 /// ```
-pub fn memory() -> Result<Local, Error> {
-    let db = dynoxide::Database::memory().map_err(|e| Error::Sdk(Box::new(e)))?;
+pub fn memory() -> Result<Backend, Error> {
+    let db = dynoxide::Database::memory().map_err(|e| {
+        Error::backend(
+            "the embedded engine could not open an in-memory database",
+            e,
+        )
+    })?;
     serve(db)
 }
 
@@ -105,16 +127,19 @@ pub fn memory() -> Result<Local, Error> {
 ///
 /// ```
 /// let path = std::env::temp_dir().join(format!("dynakey-doc-{}.db", std::process::id()));
-/// let local = dynakey_runtime::local::file(&path).unwrap();
-/// assert!(local.is_embedded());
-/// drop(local);
+/// let backend = dynakey_runtime::local::file(&path).unwrap();
+/// assert!(backend.is_embedded());
+/// drop(backend);
 /// let _ = std::fs::remove_file(&path);
 /// ```
-pub fn file(path: impl AsRef<Path>) -> Result<Local, Error> {
-    let path = path.as_ref().to_str().ok_or_else(|| Error::Validation {
-        message: "the database path is not UTF-8".into(),
+pub fn file(path: impl AsRef<Path>) -> Result<Backend, Error> {
+    let path = path.as_ref();
+    let text = path.to_str().ok_or_else(|| Error::Backend {
+        message: format!("the database path {} is not UTF-8", path.display()),
+        source: None,
     })?;
-    let db = dynoxide::Database::new(path).map_err(|e| Error::Sdk(Box::new(e)))?;
+    let db = dynoxide::Database::new(text)
+        .map_err(|e| Error::backend(format!("the embedded engine could not open {text}"), e))?;
     serve(db)
 }
 
@@ -149,12 +174,12 @@ pub fn config_for_endpoint(url: &str) -> aws_sdk_dynamodb::config::Builder {
 /// The endpoint named by `DYNAKEY_ENDPOINT` when set, else [`memory`].
 ///
 /// ```
-/// let local = dynakey_runtime::local::from_env().unwrap();
-/// assert_eq!(local.is_embedded(), std::env::var("DYNAKEY_ENDPOINT").is_err());
+/// let backend = dynakey_runtime::local::from_env().unwrap();
+/// assert_eq!(backend.is_embedded(), std::env::var("DYNAKEY_ENDPOINT").is_err());
 /// ```
-pub fn from_env() -> Result<Local, Error> {
+pub fn from_env() -> Result<Backend, Error> {
     match std::env::var(ENDPOINT_VAR) {
-        Ok(url) if !url.trim().is_empty() => Ok(Local {
+        Ok(url) if !url.trim().is_empty() => Ok(Backend {
             client: client_for_endpoint(url.trim()),
             endpoint: url.trim().to_owned(),
             server: None,
@@ -163,8 +188,9 @@ pub fn from_env() -> Result<Local, Error> {
     }
 }
 
-fn serve(db: dynoxide::Database) -> Result<Local, Error> {
-    let io = |e: std::io::Error| Error::Sdk(Box::new(e));
+fn serve(db: dynoxide::Database) -> Result<Backend, Error> {
+    let io =
+        |e: std::io::Error| Error::backend("the embedded engine could not listen on loopback", e);
     let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(io)?;
     listener.set_nonblocking(true).map_err(io)?;
     let port = listener.local_addr().map_err(io)?.port();
@@ -201,10 +227,10 @@ fn serve(db: dynoxide::Database) -> Result<Local, Error> {
         .map_err(io)?;
     ready_rx
         .recv()
-        .map_err(|e| Error::Sdk(Box::new(e)))?
+        .map_err(|e| Error::backend("the embedded engine's thread stopped before serving", e))?
         .map_err(io)?;
     let endpoint = format!("http://127.0.0.1:{port}");
-    Ok(Local {
+    Ok(Backend {
         client: client_for_endpoint(&endpoint),
         endpoint,
         server: Some(Server { shutdown: Some(tx) }),

@@ -93,7 +93,7 @@ pub(crate) fn parse(text: &str) -> Option<Decimal> {
 /// Why DynamoDB would refuse this number text, if it would.
 ///
 /// ```
-/// # use dynakey_runtime::number_problem;
+/// # use dynakey_runtime::__private::number_problem;
 /// assert_eq!(number_problem("12.5"), None);
 /// assert!(number_problem("1e200").unwrap().contains("magnitude"));
 /// assert!(number_problem("5e-324").unwrap().contains("magnitude"));

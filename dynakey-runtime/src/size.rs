@@ -18,7 +18,7 @@ pub const MAX_ITEM_SIZE: usize = 400 * 1024;
 /// names of a map), a set the sum of its members.
 ///
 /// ```
-/// use dynakey_runtime::size::item_size;
+/// use dynakey_runtime::__private::item_size;
 /// use aws_sdk_dynamodb::types::AttributeValue;
 /// let mut item = std::collections::HashMap::new();
 /// item.insert("pk".to_string(), AttributeValue::S("USER#a".into())); // 2 + 6
@@ -32,7 +32,7 @@ pub fn item_size(item: &Item) -> usize {
 /// The size DynamoDB counts for one value (without its name).
 ///
 /// ```
-/// use dynakey_runtime::size::value_size;
+/// use dynakey_runtime::__private::value_size;
 /// use aws_sdk_dynamodb::types::AttributeValue;
 /// assert_eq!(value_size(&AttributeValue::Bool(true)), 1);
 /// assert_eq!(value_size(&AttributeValue::L(vec![AttributeValue::S("ab".into())])), 6);

@@ -14,7 +14,11 @@ use crate::entity::{EntityMeta, IndexKind};
 use crate::error::Error;
 
 fn invalid(message: String) -> Error {
-    Error::Validation { message }
+    Error::refused(message)
+}
+
+fn build_err(e: aws_sdk_dynamodb::error::BuildError) -> Error {
+    Error::refused(format!("the table definition could not be built: {e}"))
 }
 
 fn key_schema(pk: &str, sk: Option<&str>) -> Result<Vec<KeySchemaElement>, Error> {
@@ -23,7 +27,7 @@ fn key_schema(pk: &str, sk: Option<&str>) -> Result<Vec<KeySchemaElement>, Error
             .attribute_name(name)
             .key_type(t)
             .build()
-            .map_err(|e| Error::Sdk(Box::new(e)))
+            .map_err(build_err)
     };
     let mut v = vec![b(pk, KeyType::Hash)?];
     if let Some(sk) = sk {
@@ -148,7 +152,7 @@ pub async fn create_table(client: &Client, name: &str, metas: &[&EntityMeta]) ->
                 .attribute_name(*a)
                 .attribute_type(ScalarAttributeType::S)
                 .build()
-                .map_err(|e| Error::Sdk(Box::new(e)))?,
+                .map_err(build_err)?,
         );
     }
     let all = Projection::builder()
@@ -163,7 +167,7 @@ pub async fn create_table(client: &Client, name: &str, metas: &[&EntityMeta]) ->
                         .set_key_schema(Some(key_schema(ipk, *isk)?))
                         .projection(all.clone())
                         .build()
-                        .map_err(|e| Error::Sdk(Box::new(e)))?,
+                        .map_err(build_err)?,
                 );
             }
             IndexKind::Local => {
@@ -176,7 +180,7 @@ pub async fn create_table(client: &Client, name: &str, metas: &[&EntityMeta]) ->
                         .set_key_schema(Some(key_schema(pk, Some(isk))?))
                         .projection(all.clone())
                         .build()
-                        .map_err(|e| Error::Sdk(Box::new(e)))?,
+                        .map_err(build_err)?,
                 );
             }
         }
@@ -203,7 +207,7 @@ pub async fn create_table(client: &Client, name: &str, metas: &[&EntityMeta]) ->
                     .attribute_name(ttl)
                     .enabled(true)
                     .build()
-                    .map_err(|e| Error::Sdk(Box::new(e)))?,
+                    .map_err(build_err)?,
             )
             .send()
             .await;
@@ -233,7 +237,10 @@ async fn wait_active(client: &Client, name: &str) -> Result<(), Error> {
         tokio::time::sleep(delay).await;
         delay = (delay * 2).min(Duration::from_secs(2));
     }
-    Err(invalid(format!("table {name} did not become ACTIVE")))
+    Err(Error::Backend {
+        message: format!("table {name} did not become ACTIVE"),
+        source: None,
+    })
 }
 
 /// Deletes table `name`; a missing table is fine.

@@ -38,7 +38,8 @@ use crate::error::Error;
 /// let back = UserItem::from_item(&p.to_item().unwrap()).unwrap();
 /// assert_eq!(back, UserItem::Profile(p));
 /// let err = UserItem::from_item(&stray_item("a", "X")).unwrap_err();
-/// assert!(matches!(err, Error::UnknownDiscriminator { value } if value == "STRAY"));
+/// assert!(matches!(&err, Error::UnknownDiscriminator { value, .. } if value == "STRAY"));
+/// assert!(err.to_string().contains("USER#a / X"), "{err}");
 /// ```
 pub trait EntityUnion: Sized + Send + 'static {
     /// The metadata of every variant's entity, in declaration order.
@@ -56,17 +57,26 @@ pub trait EntityUnion: Sized + Send + 'static {
     }
 
     /// Decodes an item by its discriminator; an unknown (or missing) one is
-    /// [`Error::UnknownDiscriminator`].
+    /// [`Error::UnknownDiscriminator`], naming the item's key.
     fn from_item(item: &Item) -> Result<Self, Error> {
-        let d = match item.get(Self::discriminator_attr()) {
+        let text = |attr: &str| match item.get(attr) {
             Some(AttributeValue::S(s)) => s.as_str(),
             _ => "",
         };
+        let d = text(Self::discriminator_attr());
         match Self::decode_variant(d, item) {
             Some(r) => r.map_err(Error::Decode),
-            None => Err(Error::UnknownDiscriminator {
-                value: d.to_owned(),
-            }),
+            None => {
+                // The variants share the table's key attributes (DYNA303).
+                let meta = Self::VARIANTS.first();
+                Err(Error::UnknownDiscriminator {
+                    value: d.to_owned(),
+                    pk: meta.map_or("", |m| text(m.pk.attr)).to_owned(),
+                    sk: meta
+                        .and_then(|m| m.sk.as_ref())
+                        .map(|k| text(k.attr).to_owned()),
+                })
+            }
         }
     }
 }

@@ -9,19 +9,34 @@
 //! constant number of impls, whatever the number of inputs), and refuses
 //! the incomplete updates at compile time (DYNA226). An upsert must also set
 //! every field a new item needs (DYNA228).
+//!
+//! ```
+//! use dynakey_runtime::update::{Fold, Nil, Patch, Removed, Set, Unset, UpdateMode, Upsert};
+//! fn name<F: Fold>() -> &'static str {
+//!     std::any::type_name::<F>()
+//! }
+//! // A key of two inputs, the first set and the second untouched: `Sets`,
+//! // which the derive refuses unless the second comes with the table key.
+//! type Half = <<Nil as Fold>::Then<Set> as Fold>::Then<Unset>;
+//! assert!(name::<Half>().ends_with("Sets"));
+//! // An input removed removes the key, whatever the others: `Rem`.
+//! type Gone = <<Nil as Fold>::Then<Removed> as Fold>::Then<Unset>;
+//! assert!(name::<Gone>().ends_with("Rem"));
+//! assert!(<Upsert as UpdateMode>::UPSERT && !<Patch as UpdateMode>::UPSERT);
+//! ```
 
 use std::marker::PhantomData;
 
 use crate::codec::Attr;
 use crate::entity::Entity;
 use crate::error::Error;
-use crate::expr::{Condition, Update};
+use crate::expr::{CmpOp, Condition, Update};
 use crate::key::Key;
 
-/// Typestate: the update does not touch this field.
+/// Typestate: the update does not touch this field (see the module docs).
 #[derive(Debug, Clone, Copy)]
 pub enum Unset {}
-/// Typestate: the update sets this field to a value.
+/// Typestate: the update sets this field to a value (see the module docs).
 #[derive(Debug, Clone, Copy)]
 pub enum Set {}
 /// Typestate: the update removes this (optional) field, so every index key
@@ -148,6 +163,25 @@ impl IntoField<String> for &String {
 /// An update built by the derive's `E::update(..)`: the item's key and the
 /// update expression, index keys included. Only complete updates implement
 /// it (DYNA226).
+///
+/// ```
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+/// use dynakey_runtime::{expr::Placeholders, TypedUpdate};
+/// // Tagging sets the index's one input: the index key comes with it.
+/// let parts = Note::update("ann", 1).set_tag("red").into_parts().unwrap();
+/// assert_eq!(parts.key, Note::key("ann", 1).unwrap());
+/// let mut cx = Placeholders::default();
+/// assert_eq!(parts.update.render(&mut cx).unwrap(), "SET #n0 = :v0, #n1 = :v1");
+/// assert_eq!(cx.names().unwrap()["#n1"], "gsi1pk");
+/// // A patch carries the condition that the item exists.
+/// assert!(parts.condition.is_some());
+/// ```
 pub trait TypedUpdate: Send {
     /// The entity updated.
     type Entity: Entity;
@@ -156,7 +190,7 @@ pub trait TypedUpdate: Send {
     fn into_parts(self) -> Result<UpdateParts<Self::Entity>, Error>;
 }
 
-/// What a [`TypedUpdate`] turns into.
+/// What a [`TypedUpdate`] turns into (see the example on [`TypedUpdate`]).
 #[derive(Debug)]
 pub struct UpdateParts<E> {
     /// The item's key.
@@ -270,29 +304,36 @@ impl<E, T: Attr> Field<E, T> {
     }
 }
 
-/// `size(attr)` of a [`Field`].
+/// `size(attr)` of a [`Field`], compared with a number.
+///
+/// ```
+/// use dynakey_runtime::update::Field;
+/// let tags: Field<(), Vec<String>> = Field::new("tags");
+/// let (text, _, _) = tags.size().gt(3).render_standalone().unwrap();
+/// assert_eq!(text, "size(#n0) > :v0");
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Size(&'static str);
 
 impl Size {
     /// `size(attr) = n`.
     pub fn eq(self, n: u64) -> Condition {
-        Condition::attr(self.0).size_cmp("=", n)
+        Condition::attr(self.0).size_cmp(CmpOp::Eq, n)
     }
     /// `size(attr) < n`.
     pub fn lt(self, n: u64) -> Condition {
-        Condition::attr(self.0).size_cmp("<", n)
+        Condition::attr(self.0).size_cmp(CmpOp::Lt, n)
     }
     /// `size(attr) <= n`.
     pub fn le(self, n: u64) -> Condition {
-        Condition::attr(self.0).size_cmp("<=", n)
+        Condition::attr(self.0).size_cmp(CmpOp::Le, n)
     }
     /// `size(attr) > n`.
     pub fn gt(self, n: u64) -> Condition {
-        Condition::attr(self.0).size_cmp(">", n)
+        Condition::attr(self.0).size_cmp(CmpOp::Gt, n)
     }
     /// `size(attr) >= n`.
     pub fn ge(self, n: u64) -> Condition {
-        Condition::attr(self.0).size_cmp(">=", n)
+        Condition::attr(self.0).size_cmp(CmpOp::Ge, n)
     }
 }

@@ -365,9 +365,8 @@ fn table() -> impl Strategy<Value = (Tpl, Vec<Vec<V>>)> {
                 let n = rows.len();
                 let s = rows[src.index(n)].clone();
                 let d = &mut rows[i % n];
-                for j in 0..keep.min(s.len()) {
-                    d[j] = s[j].clone();
-                }
+                let k = keep.min(s.len());
+                d[..k].clone_from_slice(&s[..k]);
             }
             (t, rows)
         })
@@ -454,8 +453,11 @@ fn selects(op: &SortKeyOp, k: &str) -> bool {
     }
 }
 
+/// A template, its stored rows, and queries (depth, row, operator).
+type Case = (Tpl, Vec<Vec<V>>, Vec<(usize, usize, Q)>);
+
 /// Conditions at random depths, the fixed fields taken from stored rows.
-fn case() -> impl Strategy<Value = (Tpl, Vec<Vec<V>>, Vec<(usize, usize, Q)>)> {
+fn case() -> impl Strategy<Value = Case> {
     table().prop_flat_map(|(t, rows)| {
         let n = t.kinds.len();
         let qs = prop::collection::vec(

@@ -3,7 +3,8 @@
 //! DynamoDB single-table design with key templates checked at compile time.
 //!
 //! ```
-//! use dynakey::{DynamoEntity, Entity, SortKeyOp};
+//! use dynakey::prelude::*;
+//! use dynakey::SortKeyOp;
 //!
 //! #[derive(DynamoEntity, Debug, PartialEq)]
 //! #[dynamo(entity = "EMPLOYEE")]
@@ -60,11 +61,41 @@
 //!
 //! Mistakes are compile errors with DYNA codes (see the README).
 //!
+//! ## One name per operation
+//!
+//! A write has one name and one builder shape on a [`Db`] and in a
+//! [`TransactWrite`]: `db.put(&e).if_not_exists()` is
+//! `tx.put_with(&e, |p| p.if_not_exists())`; `db.update(E::update(..))` is
+//! `tx.update(..)`; `db.update_raw(key, u)` is `tx.update_raw(key, u)`;
+//! `db.delete(key)` is `tx.delete(key)`; `tx.check(key, cond)` checks
+//! without writing. The `_with` forms hand the `Db` builder ([`Put`],
+//! [`UpdateItem`], [`Delete`]) to a closure.
+//!
+//! Reads ([`Query`], [`FanOut`], [`Scan`]) share one shape: `limit(n)` caps
+//! the items returned in all, `page_size(n)` sizes each page (and each
+//! request), and `all()`, `stream()`, `page(cursor)` and `count()` read.
+//!
+//! ## Features
+//!
+//! - `local` (off by default): the embedded engine, `dynakey::local` (dynoxide on
+//!   SQLite, in the process). Turn it on for tests only, so a release
+//!   binary compiles no SQLite:
+//!
+//!   ```toml
+//!   [dependencies]
+//!   dynakey = "0.1"
+//!
+//!   [dev-dependencies]
+//!   dynakey = { version = "0.1", features = ["local"] }
+//!   ```
+//! - `testing` (off by default): `fault`, fault injection at the HTTP
+//!   layer for testing retry paths.
+//!
 //! ## Reading, writing and updating
 //!
 //! ```
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
-//! use dynakey::{DynamoEntity, DynamoValue, Entity};
+//! use dynakey::prelude::*;
 //!
 //! #[derive(DynamoValue, Debug, Clone, Copy, PartialEq)]
 //! enum Status { Open, Closed }
@@ -76,7 +107,7 @@
 //! #[gsi("GSI1", pk = "OWNER#<owner>", sk = "<status>#<id>")]
 //! struct WorkItem { id: String, owner: String, status: Status }
 //!
-//! let backend = dynakey::local::memory().unwrap();      // the embedded engine
+//! let backend = dynakey::local::memory().unwrap();      // the embedded engine (feature `local`)
 //! let db = backend.db("shop");
 //! db.create_table(&[WorkItem::META]).await.unwrap();
 //! db.put(&WorkItem { id: "w1".into(), owner: "ann".into(), status: Status::Open }).await.unwrap();
@@ -98,10 +129,73 @@
 //! ```
 
 pub use dynakey_derive::{DynamoEntity, DynamoTable, DynamoUnion, DynamoValue};
-pub use dynakey_runtime::*;
+
+// The table handle and its operations.
+pub use dynakey_runtime::{
+    BatchFailure, BatchGet, BatchGetOutcome, BatchWrite, BatchWriteOutcome, Db, Delete, FanOut,
+    Get, Page, Put, Query, RetryPolicy, Scan, Slot, TransactGet, TransactGetOutput, TransactWrite,
+    Unversioned, UpdateItem, MAX_ACTIONS,
+};
+// Entities, keys, key formats and the codec.
+pub use dynakey_runtime::{
+    uuid7, Attr, AttrPath, Entity, EntityMeta, EntityUnion, Global, Item, Key, KeyDecimal, KeyKind,
+    KeyPadded, KeyPartError, KeyReverse, KeySigned, KeyText, Local, PartitionKey, SetMember,
+    SortKeyCondition, SortKeyOp, Table,
+};
+// Conditions and updates.
+pub use dynakey_runtime::{CmpOp, Condition, Field, IntoField, RawExpr, TypedUpdate, Update};
+// Errors.
+pub use dynakey_runtime::{
+    CancelReason, DecodeError, EncodeError, Error, ItemRef, KeyFormatError, KeyFormatReason, Result,
+};
 
 /// Binary attribute values (`B`), re-exported from the AWS SDK.
 pub use aws_sdk_dynamodb::primitives::Blob;
+
+// Modules, for what the names above do not cover.
+pub use dynakey_runtime::{codec, entity, error, expr, key, ops, query, table, update};
+
+/// The embedded engine (feature `local`): dynoxide on SQLite, in the
+/// process, or the server `DYNAKEY_ENDPOINT` names.
+#[cfg(feature = "local")]
+pub use dynakey_runtime::local;
+
+/// Fault injection at the HTTP layer (feature `testing`).
+#[cfg(feature = "testing")]
+pub use dynakey_runtime::fault;
+
+/// What most code needs in scope: `use dynakey::prelude::*;`.
+///
+/// The derives, [`Db`], [`Error`] and [`Result`], [`Condition`], and the
+/// traits whose methods entities and unions are used through ([`Entity`]:
+/// `to_item`, `from_item`, `item_key`, `META`; [`EntityUnion`];
+/// [`TypedUpdate`]).
+///
+/// ```
+/// use dynakey::prelude::*;
+///
+/// #[derive(DynamoEntity, Debug, PartialEq)]
+/// #[dynamo(entity = "NOTE")]
+/// #[pk("USER#<user>")]
+/// #[sk("NOTE#<id:d6>")]
+/// struct Note { user: String, id: u32 }
+///
+/// async fn newest(db: &Db) -> Result<Vec<Note>> {
+///     db.query(Note::pk("ann")?).descending().limit(10).all().await
+/// }
+/// let item = Note { user: "ann".into(), id: 1 }.to_item().unwrap();
+/// assert_eq!(Note::from_item(&item).unwrap(), Note { user: "ann".into(), id: 1 });
+/// let only_open: Condition = Condition::attr("status").eq("open");
+/// let r: Result<()> = Err(Error::Refused { message: "example".into() });
+/// assert!(r.is_err());
+/// # let _ = (newest, only_open);
+/// ```
+pub mod prelude {
+    pub use crate::{
+        Condition, Db, DynamoEntity, DynamoTable, DynamoUnion, DynamoValue, Entity, EntityUnion,
+        Error, Result, TypedUpdate,
+    };
+}
 
 #[doc(hidden)]
 pub use dynakey_runtime::__private;

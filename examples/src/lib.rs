@@ -13,7 +13,7 @@ pub mod report;
 pub mod seeds;
 
 use dynakey::codec::Item;
-use dynakey::local::Local;
+use dynakey::local::Backend;
 use dynakey::{Db, Error, Key};
 
 /// A table name for one run of a recipe, unique so that runs and tests can
@@ -31,7 +31,7 @@ pub fn table_name(recipe: &str) -> String {
 
 /// Deletes the tables of a run on an external endpoint (`DYNAKEY_ENDPOINT`
 /// or real DynamoDB); the embedded engine forgets them when dropped.
-pub async fn finish(local: &Local, tables: &[&Db]) -> Result<(), Error> {
+pub async fn finish(local: &Backend, tables: &[&Db]) -> Result<(), Error> {
     if local.is_embedded() {
         return Ok(());
     }
@@ -44,7 +44,7 @@ pub async fn finish(local: &Local, tables: &[&Db]) -> Result<(), Error> {
 /// Runs one recipe on `local`: a fresh table, the recipe, its tables
 /// deleted afterwards on an external endpoint; returns the rendered report.
 /// What each example program and the tour do.
-pub async fn run_recipe(local: &Local, recipe: &recipes::Recipe) -> Result<String, Error> {
+pub async fn run_recipe(local: &Backend, recipe: &recipes::Recipe) -> Result<String, Error> {
     let db = local.db(table_name(recipe.name));
     let report = (recipe.run)(db.clone()).await?;
     let tables = (recipe.tables)(&db);

@@ -43,7 +43,7 @@ fn fanout(c: &mut Criterion) {
     let db = Db::new(Client::from_conf(conf), "bench");
     let shards = || {
         (0..SHARDS)
-            .map(|s| Note::pk(&format!("s{s}")).unwrap())
+            .map(|s| Note::pk(format!("s{s}")).unwrap())
             .collect::<Vec<_>>()
     };
 

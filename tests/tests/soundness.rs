@@ -1,15 +1,20 @@
+// clippy reads two `#[gsi(..)]` helper attributes with equal arguments as
+// one attribute written twice (rust-clippy duplicated_attributes); they are
+// two indexes.
+#![allow(clippy::duplicated_attributes)]
+
 //! The twelve reproductions of the soundness issue, each a test that failed
 //! before the fix, on the embedded engine and on `DYNAKEY_ENDPOINT`.
 
 use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
-use dynakey::local::{self, Local};
+use dynakey::local::{self, Backend};
 use dynakey::{Db, DynamoEntity, DynamoValue, Entity, Error, Item};
 use time::macros::{date, datetime};
 use time::{Date, OffsetDateTime};
 use uuid::Uuid;
 
 struct Fixture {
-    local: Local,
+    local: Backend,
     db: Db,
 }
 
@@ -369,7 +374,7 @@ async fn an_update_refuses_what_a_put_refuses() {
     );
     let err = db
         .transact_write()
-        .apply(Listing::update("i1").set_category(""))
+        .update(Listing::update("i1").set_category(""))
         .send()
         .await
         .unwrap_err();
@@ -591,7 +596,7 @@ async fn pre_write_checks_agree_with_dynamodb() {
             .await
             .unwrap_err();
         assert!(
-            matches!(&err, Error::Validation { message } if message.contains("values[1]")),
+            matches!(&err, Error::Refused { message } if message.contains("values[1]")),
             "{bad}: {err}"
         );
     }
@@ -601,7 +606,7 @@ async fn pre_write_checks_agree_with_dynamodb() {
     if !f.local.is_embedded() {
         return;
     }
-    let size = |s: &Series| dynakey::size::item_size(&s.to_item().unwrap());
+    let size = |s: &Series| dynakey::__private::item_size(&s.to_item().unwrap());
     for n in ["100.1", "-1.5", "12345.678"] {
         let v: f64 = n.parse().unwrap();
         let mut s = Series {

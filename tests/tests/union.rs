@@ -46,7 +46,7 @@ fn unknown_discriminator_is_a_typed_error() {
         title: "Staff".into(),
     };
     match UserPartition::from_item(&team.to_item().unwrap()) {
-        Err(Error::UnknownDiscriminator { value }) => assert_eq!(value, "TEAM"),
+        Err(Error::UnknownDiscriminator { value, .. }) => assert_eq!(value, "TEAM"),
         other => panic!("{other:?}"),
     }
 }

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use dynakey::local::{self, Local};
+use dynakey::local::{self, Backend};
 use dynakey::{Db, DynamoEntity, Entity, Error, Item};
 use dynakey_tests::seeds::*;
 use time::macros::{date, datetime};
@@ -12,7 +12,7 @@ use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
 struct Fixture {
-    local: Local,
+    local: Backend,
     db: Db,
 }
 
@@ -823,15 +823,18 @@ async fn typed_update_inside_a_transaction() {
     .unwrap();
     // Enqueue a job and feature the article in one transaction.
     db.transact_write()
-        .put_if_not_exists(&QueuedJob {
-            id,
-            shard: Some(2),
-            claim_shard: None,
-            owner: None,
-            claimed_until: None,
-            payload: "feature a1".into(),
-        })
-        .apply(Article::update("a1").set_featured_on(date!(2026 - 07 - 16)))
+        .put_with(
+            &QueuedJob {
+                id,
+                shard: Some(2),
+                claim_shard: None,
+                owner: None,
+                claimed_until: None,
+                payload: "feature a1".into(),
+            },
+            |p| p.if_not_exists(),
+        )
+        .update(Article::update("a1").set_featured_on(date!(2026 - 07 - 16)))
         .send()
         .await
         .unwrap();
@@ -857,10 +860,9 @@ async fn typed_update_inside_a_transaction() {
             claimed_until: None,
             payload: "x".into(),
         })
-        .apply_if(
-            Article::update("a1").remove_featured_on(),
-            Article::attrs().featured_on.not_exists(),
-        )
+        .update_with(Article::update("a1").remove_featured_on(), |u| {
+            u.condition(Article::attrs().featured_on.not_exists())
+        })
         .send()
         .await
         .unwrap_err();
@@ -962,14 +964,14 @@ async fn typed_conditions_in_puts_deletes_filters_and_checks() {
                     .between(date!(2026 - 01 - 01), date!(2026 - 12 - 31)),
             ),
         )
-        .apply(WorkItem::update(w1).set_status(WorkStatus::Closed))
+        .update(WorkItem::update(w1).set_status(WorkStatus::Closed))
         .send()
         .await
         .unwrap();
     let failed = db
         .transact_write()
         .check(Subscriber::key("s1").unwrap(), s.plan.eq("free"))
-        .apply(WorkItem::update(w1).set_status(WorkStatus::Open))
+        .update(WorkItem::update(w1).set_status(WorkStatus::Open))
         .send()
         .await;
     match failed {

@@ -11,6 +11,13 @@ use aws_sdk_dynamodb::types::AttributeValue;
 pub use path::{describe as describe_value, AttrPath, DecodeError};
 
 /// A DynamoDB item: attribute names to values.
+///
+/// ```
+/// use aws_sdk_dynamodb::types::AttributeValue;
+/// let mut item = dynakey_runtime::Item::new();
+/// item.insert("pk".into(), AttributeValue::S("USER#ann".into()));
+/// assert_eq!(item["pk"].as_s().unwrap(), "USER#ann");
+/// ```
 pub type Item = HashMap<String, AttributeValue>;
 
 /// A value that can be stored as one DynamoDB attribute.
@@ -48,6 +55,16 @@ pub trait Attr: Sized {
 }
 
 /// Elements of DynamoDB sets: strings (SS), numbers (NS) and binary (BS).
+///
+/// ```
+/// use dynakey_runtime::{AttrPath, SetMember};
+/// use aws_sdk_dynamodb::types::AttributeValue;
+/// let set = u32::to_set(vec![&3, &1]);
+/// assert!(matches!(&set, AttributeValue::Ns(ns) if ns.len() == 2));
+/// let mut back = u32::from_set(&set, &AttrPath::root("n")).unwrap();
+/// back.sort();
+/// assert_eq!(back, [1, 3]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a member of a DynamoDB set",
     note = "sets hold strings (SS), numbers (NS) or binary (BS)"

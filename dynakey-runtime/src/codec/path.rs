@@ -57,6 +57,7 @@ impl fmt::Display for AttrPath<'_> {
 /// assert_eq!(err.path, "user.age");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DecodeError {
     /// The attribute path, e.g. `orders[2].total`.
     pub path: String,

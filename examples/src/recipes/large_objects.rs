@@ -229,7 +229,7 @@ pub async fn run(db: &Db) -> Result<Report, Error> {
         .get(CurrentVersion::key("logo")?)
         .consistent()
         .await?
-        .ok_or_else(|| Error::Validation {
+        .ok_or_else(|| Error::Refused {
             message: "no current version".into(),
         })?;
     let n2 = write_version(db, "logo", 2, &second).await?;

@@ -4,7 +4,7 @@
 //! prints it). The example programs under `examples/examples/` and the tour
 //! run these.
 
-use dynakey::client::BoxFuture;
+use dynakey::ops::BoxFuture;
 use dynakey::{Db, Error};
 
 pub mod adjacency;

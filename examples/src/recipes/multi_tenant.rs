@@ -43,7 +43,7 @@ impl Tenant {
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
         if !ok {
-            return Err(Error::Validation {
+            return Err(Error::Refused {
                 message: format!("tenant name {tenant:?}: use a-z, 0-9 and -"),
             });
         }
@@ -76,12 +76,16 @@ impl Tenant {
         self.db.get(TenantDoc::key(&self.tenant, doc_id)?).await
     }
 
-    /// A page of this tenant's documents.
-    pub async fn list(&self, limit: u32, cursor: Option<&str>) -> Result<Page<TenantDoc>, Error> {
+    /// A page of `page_size` of this tenant's documents.
+    pub async fn list(
+        &self,
+        page_size: u32,
+        cursor: Option<&str>,
+    ) -> Result<Page<TenantDoc>, Error> {
         self.db
             .query(TenantDoc::pk(&self.tenant)?)
             .sk(TenantDoc::sk().begins_with()?)
-            .limit(limit)
+            .page_size(page_size)
             .page(cursor)
             .await
     }

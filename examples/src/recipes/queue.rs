@@ -249,7 +249,7 @@ pub async fn enqueue(db: &Db, order: &UserOrder, at: OffsetDateTime) -> Result<U
         payload: format!("ship {}/{}", order.user_id, order.order_id),
     };
     db.transact_write()
-        .put_if_not_exists(order)
+        .put_with(order, |p| p.if_not_exists())
         .put(&job)
         .send()
         .await?;
@@ -478,12 +478,8 @@ pub async fn priority(db: &Db) -> Result<(Vec<(u8, String)>, Vec<String>), Error
         .collect();
     let mut claims = Vec::new();
     for _ in 0..10 {
-        let head = prio
-            .query(PriorityJob::gsi2_pk(0)?)
-            .limit(1)
-            .page(None)
-            .await?;
-        let Some(job) = head.items.into_iter().next() else {
+        let head = prio.query(PriorityJob::gsi2_pk(0)?).limit(1).all().await?;
+        let Some(job) = head.into_iter().next() else {
             break;
         };
         prio.update(
@@ -546,7 +542,7 @@ async fn worker(
             let shard = (w as i32 + s) % SHARDS;
             let page = db
                 .query(QueuedJob::gsi2_pk(shard)?)
-                .limit(load.page)
+                .page_size(load.page)
                 .page(None)
                 .await?;
             stats.reads += 1;

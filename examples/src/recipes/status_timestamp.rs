@@ -132,7 +132,7 @@ pub async fn run(db: &Db) -> Result<Report, Error> {
         .query(c100()?)
         .sk(open()?)
         .descending()
-        .limit(20)
+        .page_size(20)
         .page(None)
         .await?;
     let open_count = db.query(c100()?).sk(open()?).count().await?;

@@ -66,7 +66,12 @@ pub async fn run(db: &Db) -> Result<Report, Error> {
     batch.send().await?;
 
     let ann = || ChatMessage::pk("ann");
-    let page = db.query(ann()?).descending().limit(20).page(None).await?;
+    let page = db
+        .query(ann()?)
+        .descending()
+        .page_size(20)
+        .page(None)
+        .await?;
     let to = sent_at(MESSAGES - 1);
     let last_hour = db
         .query(ann()?)
@@ -78,7 +83,7 @@ pub async fn run(db: &Db) -> Result<Report, Error> {
         .sk(ChatMessage::sk().ge(uuid7::first(to - Duration::days(1)))?)
         .count()
         .await?;
-    let newest = page.items.first().ok_or_else(|| Error::Validation {
+    let newest = page.items.first().ok_or_else(|| Error::Refused {
         message: "room ann is empty".into(),
     })?;
     let key = newest.item_key()?.sk().unwrap_or_default().to_owned();

@@ -106,7 +106,7 @@ async fn two_thousand_items_at_30_percent_faults_none_lost_none_duplicated() {
     assert_eq!(f.db.scan::<Note>().count().await.unwrap(), 2000);
 
     // Batch get through the same faults: every key read or handed back.
-    let keys = (0..2000).map(|id| Note::key(&format!("u{}", id % 16), id).unwrap());
+    let keys = (0..2000).map(|id| Note::key(format!("u{}", id % 16), id).unwrap());
     let got = db.batch_get(keys).send().await.unwrap();
     let read: Vec<u32> = got.items.iter().map(|n| n.id).collect();
     let read_set: HashSet<u32> = read.iter().copied().collect();
@@ -132,8 +132,17 @@ async fn throttling_that_never_ends_is_typed_and_hands_everything_back() {
     };
     let (db, inj) = faulty(&f, cfg, 3);
     let err = db.put(&note("ann", 1)).await.unwrap_err();
-    assert!(matches!(err, Error::Throttled { attempts: 1 }), "{err:?}");
+    assert!(
+        matches!(err, Error::Throttled { attempts: 1, .. }),
+        "{err:?}"
+    );
     assert!(err.is_throttled());
+    // The SDK's error of the last attempt is kept.
+    let source = std::error::Error::source(&err).expect("the SDK error");
+    assert!(
+        format!("{source:?}").contains("ProvisionedThroughputExceeded"),
+        "{source:?}"
+    );
     let mut b = db.batch_write();
     for id in 0..30 {
         b = b.put(&note("ann", id));

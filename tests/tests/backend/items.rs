@@ -28,7 +28,7 @@ async fn put_if_not_exists_fails_with_the_old_item_when_asked() {
     f.db.put(&n).if_not_exists().await.unwrap();
     let err = f.db.put(&note("ann", 1)).if_not_exists().await.unwrap_err();
     assert!(
-        matches!(err, Error::ConditionFailed { item: None }),
+        matches!(err, Error::ConditionFailed { item: None, .. }),
         "{err:?}"
     );
     let err =
@@ -40,7 +40,10 @@ async fn put_if_not_exists_fails_with_the_old_item_when_asked() {
         .return_old_on_fail()
         .await
         .unwrap_err();
-    let Error::ConditionFailed { item: Some(old) } = err else {
+    let Error::ConditionFailed {
+        item: Some(old), ..
+    } = err
+    else {
         panic!("{err:?}")
     };
     assert_eq!(Note::from_item(&old).unwrap(), n);
@@ -84,7 +87,7 @@ async fn delete_conditional_with_return_values() {
     // Deleting nothing is fine, unless the item must exist.
     assert_eq!(f.db.delete(key.clone()).return_old().await.unwrap(), None);
     let err = f.db.delete(key.clone()).if_exists().await.unwrap_err();
-    assert!(matches!(err, Error::ConditionFailed { item: None }));
+    assert!(matches!(err, Error::ConditionFailed { item: None, .. }));
     f.db.put(&note("ann", 1)).await.unwrap();
     let err =
         f.db.delete(key.clone())
@@ -92,7 +95,10 @@ async fn delete_conditional_with_return_values() {
             .return_old_on_fail()
             .await
             .unwrap_err();
-    let Error::ConditionFailed { item: Some(old) } = err else {
+    let Error::ConditionFailed {
+        item: Some(old), ..
+    } = err
+    else {
         panic!("{err:?}")
     };
     assert_eq!(old["text"], AttributeValue::S("note 1".into()));
@@ -268,7 +274,8 @@ async fn validation_errors_are_matched_by_code() {
         .await
         .unwrap_err();
     assert!(matches!(err, Error::Validation { .. }), "{err:?}");
-    // A bad raw placeholder is refused before sending.
+    // A bad raw placeholder is refused before sending: a refusal, not
+    // DynamoDB's ValidationException.
     let err =
         f.db.update_raw(
             Note::key("ann", 1).unwrap(),
@@ -276,7 +283,8 @@ async fn validation_errors_are_matched_by_code() {
         )
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::Validation { .. }));
+    assert!(matches!(err, Error::Refused { .. }), "{err:?}");
+    assert!(std::error::Error::source(&err).is_none());
     // Other SDK errors are kept.
     let err = f
         .local
@@ -352,4 +360,32 @@ async fn a_file_database_keeps_its_items() {
     assert_eq!(got, Some(note("ann", 1)));
     drop(local);
     let _ = std::fs::remove_file(&path);
+}
+
+#[tokio::test]
+async fn builders_show_what_they_would_send() {
+    let f = fixture().await;
+    let n = note("ann", 1);
+    let table = f.db.table_name().to_owned();
+    let shown = [
+        format!("{:?}", f.db.put(&n).if_not_exists()),
+        format!("{:?}", f.db.get(Note::key("ann", 1).unwrap())),
+        format!("{:?}", f.db.delete(Note::key("ann", 1).unwrap())),
+        format!(
+            "{:?}",
+            f.db.update_raw(Note::key("ann", 1).unwrap(), Update::new().set("text", "x"))
+        ),
+        format!("{:?}", f.db.query(Note::pk("ann").unwrap()).page_size(3)),
+        format!("{:?}", f.db.query_many([Note::pk("ann").unwrap()])),
+        format!("{:?}", f.db.scan::<Note>().segments(2)),
+        format!("{:?}", f.db.batch_write().put(&n)),
+        format!("{:?}", f.db.batch_get([Note::key("ann", 1).unwrap()])),
+        format!("{:?}", f.db.transact_write().put(&n)),
+        format!("{:?}", f.db.transact_get()),
+    ];
+    for s in &shown {
+        assert!(s.contains(&table), "{s}");
+    }
+    assert!(shown[0].contains("NotExists"), "{}", shown[0]);
+    assert!(shown[4].contains("page_size: Some(3)"), "{}", shown[4]);
 }

@@ -3,20 +3,21 @@
 //! `scripts/test`).
 
 mod batch;
+mod errors;
 mod faults;
 mod items;
 mod queries;
 mod rates;
 mod transactions;
 
-use dynakey::local::{self, Local};
+use dynakey::local::{self, Backend};
 use dynakey::{Db, Entity};
 use dynakey_tests::notes::{Note, Profile};
 
 /// A fresh table on the backend; keep it alive for the test (dropping it
 /// stops the embedded engine).
 pub struct Fixture {
-    pub local: Local,
+    pub local: Backend,
     pub db: Db,
 }
 

@@ -109,7 +109,7 @@ async fn measure(db: &Db, puts: u32, queries: u32) -> Rates {
     let mut read = 0;
     for i in 0..queries {
         read += db
-            .query(Note::pk(&format!("u{}", i % 50)).unwrap())
+            .query(Note::pk(format!("u{}", i % 50)).unwrap())
             .all()
             .await
             .unwrap()

@@ -16,15 +16,15 @@ async fn a_transaction_writes_across_types() {
         name: "Ann".into(),
     };
     f.db.transact_write()
-        .put_if_not_exists(&p)
-        .update_if(
+        .put_with(&p, |put| put.if_not_exists())
+        .update_raw_with(
             Note::key("ann", 1).unwrap(),
             Update::raw(
                 RawExpr::new("SET #t = :t")
                     .name("t", "text")
                     .value("t", "updated"),
             ),
-            Condition::attr("text").eq("note 1"),
+            |u| u.condition(Condition::attr("text").eq("note 1")),
         )
         .delete(Note::key("ann", 2).unwrap())
         .check(
@@ -61,10 +61,13 @@ async fn cancellation_names_the_failed_action_its_entity_and_key() {
                 Note::key("ann", 1).unwrap(),
                 Condition::attr("text").eq("something else"),
             )
-            .put_if_not_exists(&Profile {
-                user: "ann".into(),
-                name: "A".into(),
-            })
+            .put_with(
+                &Profile {
+                    user: "ann".into(),
+                    name: "A".into(),
+                },
+                |p| p.if_not_exists(),
+            )
             .send()
             .await
             .unwrap_err();
@@ -95,7 +98,7 @@ async fn more_than_100_actions_are_refused_before_sending() {
         tx = tx.put(&note("ann", id));
     }
     let err = tx.send().await.unwrap_err();
-    assert!(matches!(err, Error::Validation { .. }));
+    assert!(matches!(err, Error::Refused { .. }), "{err:?}");
     let mut tx = f.db.transact_write();
     for id in 0..100 {
         tx = tx.put(&note("ann", id));

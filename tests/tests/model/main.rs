@@ -1,3 +1,8 @@
+// clippy reads two `#[gsi(..)]` helper attributes with equal arguments as
+// one attribute written twice (rust-clippy duplicated_attributes); they are
+// two indexes.
+#![allow(clippy::duplicated_attributes)]
+
 //! Model-based test of the write paths: random sequences of put, typed
 //! update (patch), upsert, delete, batch write, transaction and move, over
 //! four entity shapes (see `entities.rs`), compared after every step with a
@@ -217,7 +222,7 @@ async fn check(
     Ok(())
 }
 
-async fn fresh_table(local: &dynakey::local::Local) -> Db {
+async fn fresh_table(local: &dynakey::local::Backend) -> Db {
     let db = local.db(format!("model_{}", uuid::Uuid::new_v4().simple()));
     db.create_table(&[Task::META, Profile::META, Reading::META, Account::META])
         .await

@@ -418,7 +418,7 @@ async fn transact(db: &Db, model: &mut Model, actions: &[Action]) -> Ran {
                 let key = t.key();
                 let stored = key.as_ref().ok().and_then(|k| model.items.get(k)).cloned();
                 let lock = stored.as_ref().map_or(0, version);
-                tx = with_update!(t, c, lock, |u| tx.apply(u));
+                tx = with_update!(t, c, lock, |u| tx.update(u));
                 let Ok(key) = key else {
                     refused = true;
                     continue;

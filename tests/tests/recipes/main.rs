@@ -9,14 +9,14 @@ mod keys_and_time;
 mod single_table;
 
 use dynakey::codec::Item;
-use dynakey::local::{self, Local};
+use dynakey::local::{self, Backend};
 use dynakey::{Db, Key};
 use dynakey_examples::recipes::Recipe;
 
 /// A recipe's table(s), created, on the backend; keep it alive for the
 /// test (dropping it stops the embedded engine).
 pub struct Fixture {
-    pub local: Local,
+    pub local: Backend,
     pub db: Db,
     recipe: Recipe,
 }

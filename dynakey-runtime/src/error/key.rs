@@ -1,0 +1,178 @@
+//! Errors of keys and of encoding: a value a key template cannot hold, a
+//! stored key that does not have the template's shape, a field that could
+//! not be serialized.
+
+use std::fmt;
+
+/// Why a value could not be written into (or read out of) a key template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum KeyFormatReason {
+    /// A negative number under a zero-padded unsigned format (`d<w>`).
+    Negative {
+        /// The format's width.
+        width: u32,
+    },
+    /// The value needs more digits than the format's width.
+    TooWide {
+        /// The format's width.
+        width: u32,
+    },
+    /// A decimal with more places than the format keeps (`n<w>.<p>`).
+    TooPrecise {
+        /// Decimal places the format keeps.
+        places: u32,
+    },
+    /// The whole key came out empty.
+    Empty,
+    /// A field that is not the last one holds the delimiter that follows it.
+    ContainsDelimiter {
+        /// The delimiter character.
+        delimiter: char,
+    },
+    /// A control character (below the space) or U+10FFFF: both would break
+    /// the sort order of composite keys and the bounds of range conditions.
+    ForbiddenChar {
+        /// The character found.
+        found: char,
+    },
+    /// NaN or an infinite float.
+    NotFinite,
+    /// A date or time outside the years 0000–9999.
+    OutOfRange,
+    /// A stored key does not have the template's shape.
+    Malformed {
+        /// What was expected at that point.
+        expected: String,
+    },
+}
+
+impl fmt::Display for KeyFormatReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Negative { width } => write!(
+                f,
+                "a negative number cannot be zero-padded (d{width}); use a signed format such as n{width}"
+            ),
+            Self::TooWide { width } => write!(f, "needs more than {width} digits"),
+            Self::TooPrecise { places } => write!(f, "has more than {places} decimal places"),
+            Self::Empty => f.write_str("the key is empty"),
+            Self::ContainsDelimiter { delimiter } => write!(
+                f,
+                "holds the delimiter {delimiter:?} that follows it in the template, so the key could not be parsed back"
+            ),
+            Self::ForbiddenChar { found } => write!(
+                f,
+                "holds the character {found:?}, which sorts below every delimiter and breaks key order"
+            ),
+            Self::NotFinite => f.write_str("is not a finite number"),
+            Self::OutOfRange => f.write_str("is outside the years 0000-9999"),
+            Self::Malformed { expected } => write!(f, "does not match the template: expected {expected}"),
+        }
+    }
+}
+
+/// A key could not be built from (or parsed into) its fields.
+///
+/// ```
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "EMPLOYEE")]
+/// # #[pk("ORG#<org>")]
+/// # #[sk("SITE#<country>#<city>#EMP#<number:d6>")]
+/// # struct Employee { org: String, country: String, city: String, number: i32 }
+/// use dynakey_runtime::KeyFormatReason;
+/// let err = Employee::key("acme", "CH", "Zurich", -1).unwrap_err();
+/// assert_eq!(err.field, "number");
+/// assert_eq!(err.reason, KeyFormatReason::Negative { width: 6 });
+/// assert!(err.to_string().contains("field `number`"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct KeyFormatError {
+    /// The entity's discriminator.
+    pub entity: &'static str,
+    /// The key template, as written in the attribute.
+    pub template: &'static str,
+    /// The field at fault; empty when the fault is the whole key.
+    pub field: &'static str,
+    /// The offending value, as text.
+    pub value: String,
+    /// Why it was refused.
+    pub reason: KeyFormatReason,
+}
+
+impl fmt::Display for KeyFormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(
+                f,
+                "{} key \"{}\": value {:?} {}",
+                self.entity, self.template, self.value, self.reason
+            )
+        } else {
+            write!(
+                f,
+                "{} key \"{}\": field `{}` = {:?} {}",
+                self.entity, self.template, self.field, self.value, self.reason
+            )
+        }
+    }
+}
+
+impl std::error::Error for KeyFormatError {}
+
+/// An entity could not be turned into an item.
+///
+/// ```
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "COUNTER")]
+/// # #[pk("COUNTER#<n:d2>")]
+/// # struct Counter { n: i32 }
+/// use dynakey_runtime::{EncodeError, Entity};
+/// let err = Counter { n: 100 }.to_item().unwrap_err();
+/// assert!(matches!(&err, EncodeError::Key(k) if k.field == "n"));
+/// assert_eq!(err.to_string(), Counter::key(100).unwrap_err().to_string());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EncodeError {
+    /// A key could not be built.
+    Key(KeyFormatError),
+    /// A `#[dynamo(serde)]` field failed to serialize.
+    Serde {
+        /// The field.
+        field: &'static str,
+        /// serde's message.
+        message: String,
+    },
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Key(e) => e.fmt(f),
+            Self::Serde { field, message } => {
+                write!(f, "field `{field}` could not be serialized: {message}")
+            }
+        }
+    }
+}
+
+/// `Key` forwards to the key error (its text is the key error's text, so
+/// its source is not repeated).
+impl std::error::Error for EncodeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Key(e) => e.source(),
+            Self::Serde { .. } => None,
+        }
+    }
+}
+
+impl From<KeyFormatError> for EncodeError {
+    fn from(e: KeyFormatError) -> Self {
+        Self::Key(e)
+    }
+}

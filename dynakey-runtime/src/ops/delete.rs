@@ -1,0 +1,114 @@
+//! A delete of one item by its key.
+
+use std::fmt;
+
+use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
+
+use super::{decode_opt, into_future, render, write_error, Action, Write, WriteOpts};
+use crate::check::key_ref;
+use crate::db::Db;
+use crate::entity::Entity;
+use crate::error::Error;
+use crate::expr::Condition;
+use crate::key::Key;
+
+/// A delete; `.await` it. Resolves to the deleted item when
+/// [`Delete::return_old`] was asked. In a transaction,
+/// [`TransactWrite::delete_with`](crate::TransactWrite::delete_with) hands
+/// this builder to a closure.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+/// use dynakey_runtime::{Entity, Error};
+/// let backend = dynakey_runtime::local::memory().unwrap();
+/// let db = backend.db("notes");
+/// db.create_table(&[Note::META]).await.unwrap();
+/// let err = db.delete(Note::key("ann", 1).unwrap()).if_exists().await.unwrap_err();
+/// assert!(matches!(err, Error::ConditionFailed { item: None, .. }));
+/// # });
+/// ```
+#[must_use = "a delete does nothing until awaited"]
+pub struct Delete<E> {
+    pub(crate) db: Db,
+    pub(crate) key: Key<E>,
+    pub(crate) opts: WriteOpts,
+}
+
+impl<E: Entity> fmt::Debug for Delete<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Delete")
+            .field("table", &self.db.table)
+            .field("key", &self.key)
+            .field("condition", &self.opts.cond)
+            .field("return_values", &self.opts.ret)
+            .field("return_old_on_fail", &self.opts.old_on_fail)
+            .finish()
+    }
+}
+
+impl<E: Entity> Delete<E> {
+    /// Only when the item exists.
+    pub fn if_exists(self) -> Self {
+        self.condition(Condition::attr(E::META.pk.attr).exists())
+    }
+
+    /// Only when `cond` holds (and-ed with any condition already set).
+    pub fn condition(mut self, cond: Condition) -> Self {
+        self.opts.and(cond);
+        self
+    }
+
+    /// Resolve to the deleted item (not in a transaction).
+    pub fn return_old(mut self) -> Self {
+        self.opts.ret = Some(ReturnValue::AllOld);
+        self
+    }
+
+    /// On a failed condition, put the item as it was into the error.
+    pub fn return_old_on_fail(mut self) -> Self {
+        self.opts.old_on_fail = true;
+        self
+    }
+
+    /// The delete as an action of a transaction.
+    pub(crate) fn into_write(self) -> Write {
+        Write {
+            target: key_ref(&self.key),
+            action: Action::Delete(self.key.to_attributes()),
+            opts: self.opts,
+        }
+    }
+
+    /// Sends the delete.
+    pub async fn send(self) -> Result<Option<E>, Error> {
+        let x = render(None, self.opts.cond.as_ref())?;
+        let mut req = self
+            .db
+            .client
+            .delete_item()
+            .table_name(&*self.db.table)
+            .set_key(Some(self.key.to_attributes()))
+            .set_condition_expression(x.cond)
+            .set_expression_attribute_names(x.names)
+            .set_expression_attribute_values(x.values)
+            .set_return_values(self.opts.ret);
+        if self.opts.old_on_fail {
+            req = req.return_values_on_condition_check_failure(
+                ReturnValuesOnConditionCheckFailure::AllOld,
+            );
+        }
+        match req.send().await {
+            Ok(out) => decode_opt(out.attributes()),
+            Err(e) => Err(write_error(e, self.db.sdk_attempts())),
+        }
+    }
+}
+
+into_future!(Delete<E>, Option<E>);

@@ -1,0 +1,145 @@
+//! A put: the whole item, with an optional condition.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
+
+use super::{decode_opt, into_future, render, write_error, Action, Write, WriteOpts};
+use crate::check::{check_item, key_text, versioned};
+use crate::codec::Item;
+use crate::db::Db;
+use crate::entity::Entity;
+use crate::error::Error;
+use crate::expr::Condition;
+
+/// A put; `.await` (or [`Put::send`]) it. Resolves to the old item when
+/// [`Put::return_old`] was asked, else `None`. In a transaction,
+/// [`TransactWrite::put_with`](crate::TransactWrite::put_with) hands this
+/// builder to a closure, so conditions read the same there.
+///
+/// A `#[dynamo(version)]` entity is written with the next version, on
+/// condition that the stored one is the version it was read at. The item
+/// is checked before sending: over 400 KB is [`Error::ItemTooLarge`], a
+/// number DynamoDB cannot store is [`Error::Refused`].
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+/// use dynakey_runtime::{Entity, Error};
+/// let backend = dynakey_runtime::local::memory().unwrap();
+/// let db = backend.db("notes");
+/// db.create_table(&[Note::META]).await.unwrap();
+/// let n = Note { user: "ann".into(), id: 1, tag: None, text: "v1".into() };
+/// assert_eq!(db.put(&n).if_not_exists().await.unwrap(), None);
+/// let err = db.put(&n).if_not_exists().return_old_on_fail().await.unwrap_err();
+/// assert!(matches!(err, Error::ConditionFailed { item: Some(_), .. }));
+/// let v2 = Note { text: "v2".into(), ..n.clone() };
+/// assert_eq!(db.put(&v2).return_old().await.unwrap(), Some(n));
+/// # });
+/// ```
+#[must_use = "a put does nothing until awaited"]
+pub struct Put<E> {
+    pub(crate) db: Db,
+    pub(crate) built: Result<Item, Error>,
+    pub(crate) opts: WriteOpts,
+    pub(crate) _e: PhantomData<fn() -> E>,
+}
+
+impl<E: Entity> fmt::Debug for Put<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Put")
+            .field("table", &self.db.table)
+            .field("entity", &E::META.discriminator)
+            .field("item", &self.built)
+            .field("condition", &self.opts.cond)
+            .field("return_values", &self.opts.ret)
+            .field("return_old_on_fail", &self.opts.old_on_fail)
+            .finish()
+    }
+}
+
+impl<E: Entity> Put<E> {
+    /// Only when no item has this key.
+    pub fn if_not_exists(self) -> Self {
+        self.condition(Condition::attr(E::META.pk.attr).not_exists())
+    }
+
+    /// Only when an item has this key (replace, never create).
+    pub fn if_exists(self) -> Self {
+        self.condition(Condition::attr(E::META.pk.attr).exists())
+    }
+
+    /// Only when `cond` holds (and-ed with any condition already set).
+    pub fn condition(mut self, cond: Condition) -> Self {
+        self.opts.and(cond);
+        self
+    }
+
+    /// Resolve to the replaced item (`ReturnValues = ALL_OLD`; not in a
+    /// transaction).
+    pub fn return_old(mut self) -> Self {
+        self.opts.ret = Some(ReturnValue::AllOld);
+        self
+    }
+
+    /// On a failed condition, put the item as it was into
+    /// [`Error::ConditionFailed`].
+    pub fn return_old_on_fail(mut self) -> Self {
+        self.opts.old_on_fail = true;
+        self
+    }
+
+    /// The item as it will be written (its next version set) and the
+    /// options, checked.
+    fn into_parts(self) -> Result<(Item, WriteOpts), Error> {
+        let mut item = self.built?;
+        let mut opts = self.opts;
+        opts.cond = versioned::<E>(&mut item, opts.cond)?;
+        check_item(E::META, &item)?;
+        Ok((item, opts))
+    }
+
+    /// The put as an action of a transaction.
+    pub(crate) fn into_write(self) -> Result<Write, Error> {
+        let (item, opts) = self.into_parts()?;
+        Ok(Write {
+            target: key_text(E::META, &item),
+            action: Action::Put(item),
+            opts,
+        })
+    }
+
+    /// Sends the put.
+    pub async fn send(self) -> Result<Option<E>, Error> {
+        let db = self.db.clone();
+        let (item, opts) = self.into_parts()?;
+        let x = render(None, opts.cond.as_ref())?;
+        let mut req = db
+            .client
+            .put_item()
+            .table_name(&*db.table)
+            .set_item(Some(item))
+            .set_condition_expression(x.cond)
+            .set_expression_attribute_names(x.names)
+            .set_expression_attribute_values(x.values)
+            .set_return_values(opts.ret);
+        if opts.old_on_fail {
+            req = req.return_values_on_condition_check_failure(
+                ReturnValuesOnConditionCheckFailure::AllOld,
+            );
+        }
+        match req.send().await {
+            Ok(out) => decode_opt(out.attributes()),
+            Err(e) => Err(write_error(e, db.sdk_attempts())),
+        }
+    }
+}
+
+into_future!(Put<E>, Option<E>);

@@ -1,0 +1,156 @@
+//! An update of one item: typed (the derive's `E::update(..)` and
+//! `E::upsert(..)`) or raw (a hand-built [`Update`]).
+
+use std::fmt;
+
+use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
+
+use super::{decode_opt, into_future, non_empty, render, write_error, Action, Write, WriteOpts};
+use crate::check::key_ref;
+use crate::codec::Item;
+use crate::db::Db;
+use crate::entity::Entity;
+use crate::error::Error;
+use crate::expr::{Condition, Update};
+use crate::key::Key;
+
+/// An update; `.await` it. Resolves to the item after (`return_new`) or
+/// before (`return_old`) the update when asked. Built by [`Db::update`]
+/// (typed) or [`Db::update_raw`]; in a transaction,
+/// [`TransactWrite::update_with`](crate::TransactWrite::update_with) hands
+/// this builder to a closure.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+/// use dynakey_runtime::{expr::Update, Entity};
+/// let backend = dynakey_runtime::local::memory().unwrap();
+/// let db = backend.db("notes");
+/// db.create_table(&[Note::META]).await.unwrap();
+/// let n = Note { user: "ann".into(), id: 1, tag: None, text: "v1".into() };
+/// db.put(&n).await.unwrap();
+/// let after = db
+///     .update_raw(Note::key("ann", 1).unwrap(), Update::new().set("text", "v2"))
+///     .if_exists()
+///     .return_new()
+///     .await
+///     .unwrap();
+/// assert_eq!(after.unwrap().text, "v2");
+/// # });
+/// ```
+#[must_use = "an update does nothing until awaited"]
+pub struct UpdateItem<E> {
+    pub(crate) db: Db,
+    pub(crate) built: Result<(Key<E>, Update), Error>,
+    pub(crate) opts: WriteOpts,
+}
+
+impl<E: Entity> fmt::Debug for UpdateItem<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("UpdateItem")
+            .field("table", &self.db.table)
+            .field("update", &self.built)
+            .field("condition", &self.opts.cond)
+            .field("return_values", &self.opts.ret)
+            .field("return_old_on_fail", &self.opts.old_on_fail)
+            .finish()
+    }
+}
+
+impl<E: Entity> UpdateItem<E> {
+    /// Only when the item exists (a raw update otherwise creates it; a
+    /// typed patch already carries this condition).
+    pub fn if_exists(self) -> Self {
+        self.condition(Condition::attr(E::META.pk.attr).exists())
+    }
+
+    /// Only when `cond` holds (and-ed with any condition already set).
+    pub fn condition(mut self, cond: Condition) -> Self {
+        self.opts.and(cond);
+        self
+    }
+
+    /// Resolve to the item after the update (not in a transaction).
+    pub fn return_new(mut self) -> Self {
+        self.opts.ret = Some(ReturnValue::AllNew);
+        self
+    }
+
+    /// Resolve to the item before the update (not in a transaction).
+    pub fn return_old(mut self) -> Self {
+        self.opts.ret = Some(ReturnValue::AllOld);
+        self
+    }
+
+    /// On a failed condition, put the item as it was into the error.
+    pub fn return_old_on_fail(mut self) -> Self {
+        self.opts.old_on_fail = true;
+        self
+    }
+
+    /// The updated attributes as they were (`UPDATED_OLD`); read them with
+    /// [`UpdateItem::send_raw`], since they are not a whole item.
+    pub fn return_updated_old(mut self) -> Self {
+        self.opts.ret = Some(ReturnValue::UpdatedOld);
+        self
+    }
+
+    /// The updated attributes as they are now (`UPDATED_NEW`); read them
+    /// with [`UpdateItem::send_raw`].
+    pub fn return_updated_new(mut self) -> Self {
+        self.opts.ret = Some(ReturnValue::UpdatedNew);
+        self
+    }
+
+    /// The update as an action of a transaction.
+    pub(crate) fn into_write(self) -> Result<Write, Error> {
+        let (key, update) = self.built?;
+        Ok(Write {
+            target: key_ref(&key),
+            action: Action::Update(key.to_attributes(), update),
+            opts: self.opts,
+        })
+    }
+
+    /// Sends the update; resolves to the whole item when
+    /// [`UpdateItem::return_new`] or [`UpdateItem::return_old`] was asked.
+    pub async fn send(self) -> Result<Option<E>, Error> {
+        let attrs = self.send_raw().await?;
+        decode_opt(attrs.as_ref())
+    }
+
+    /// Sends the update; resolves to the returned attributes as they come
+    /// (any return-values setting, the partial `UPDATED_*` ones included).
+    pub async fn send_raw(self) -> Result<Option<Item>, Error> {
+        let (key, update) = self.built?;
+        let x = render(Some(&update), self.opts.cond.as_ref())?;
+        let mut req = self
+            .db
+            .client
+            .update_item()
+            .table_name(&*self.db.table)
+            .set_key(Some(key.to_attributes()))
+            .set_update_expression(x.update)
+            .set_condition_expression(x.cond)
+            .set_expression_attribute_names(x.names)
+            .set_expression_attribute_values(x.values)
+            .set_return_values(self.opts.ret);
+        if self.opts.old_on_fail {
+            req = req.return_values_on_condition_check_failure(
+                ReturnValuesOnConditionCheckFailure::AllOld,
+            );
+        }
+        match req.send().await {
+            Ok(out) => Ok(non_empty(out.attributes()).cloned()),
+            Err(e) => Err(write_error(e, self.db.sdk_attempts())),
+        }
+    }
+}
+
+into_future!(UpdateItem<E>, Option<E>);

@@ -1,0 +1,136 @@
+//! What the write operations share with write transactions: their
+//! options, the rendering of their expressions, the action a transaction
+//! holds, and the mapping of a failed condition.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::operation::delete_item::DeleteItemError;
+use aws_sdk_dynamodb::operation::put_item::PutItemError;
+use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
+
+use crate::codec::Item;
+use crate::error::{Error, ItemRef};
+use crate::expr::{Condition, Placeholders, Update};
+
+/// What a write says besides its item or key: a condition and what to
+/// return.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct WriteOpts {
+    /// The condition (and-ed from every one given).
+    pub cond: Option<Condition>,
+    /// `ReturnValues`.
+    pub ret: Option<ReturnValue>,
+    /// `ReturnValuesOnConditionCheckFailure = ALL_OLD`.
+    pub old_on_fail: bool,
+}
+
+impl WriteOpts {
+    /// Adds `cond` to the condition held.
+    pub fn and(&mut self, cond: Condition) {
+        self.cond = Some(Condition::join(self.cond.take(), cond));
+    }
+}
+
+/// One action of a write transaction: what the operation builder built,
+/// before rendering.
+#[derive(Debug)]
+pub(crate) struct Write {
+    /// The entity and key it addresses (for cancellation reasons).
+    pub target: ItemRef,
+    /// The action.
+    pub action: Action,
+    /// Its condition and return options.
+    pub opts: WriteOpts,
+}
+
+/// The four kinds of action.
+#[derive(Debug)]
+pub(crate) enum Action {
+    Put(Item),
+    Update(Item, Update),
+    Delete(Item),
+    Check(Item),
+}
+
+impl Write {
+    /// Refuses what a transaction cannot do: return an item.
+    pub fn for_transaction(self) -> Result<Self, Error> {
+        if self.opts.ret.is_some() {
+            return Err(Error::refused(format!(
+                "a transaction returns no items, so return_old/return_new cannot be asked of its action on {}",
+                self.target
+            )));
+        }
+        Ok(self)
+    }
+}
+
+/// Rendered expressions of one request: every name and value of the
+/// update and the condition through one set of placeholders.
+#[derive(Debug, Default)]
+pub(crate) struct Exprs {
+    pub update: Option<String>,
+    pub cond: Option<String>,
+    pub names: Option<HashMap<String, String>>,
+    pub values: Option<HashMap<String, AttributeValue>>,
+}
+
+/// Renders an update and a condition into one request's placeholders.
+pub(crate) fn render(update: Option<&Update>, cond: Option<&Condition>) -> Result<Exprs, Error> {
+    let mut cx = Placeholders::default();
+    let update = update.map(|u| u.render(&mut cx)).transpose()?;
+    let cond = cond.map(|c| c.render(&mut cx)).transpose()?;
+    Ok(Exprs {
+        update,
+        cond,
+        names: cx.names(),
+        values: cx.values(),
+    })
+}
+
+/// The item a failed condition of an operation error carries, when the
+/// error is a failed condition.
+pub(crate) trait FailedCondition {
+    /// `Some(item)` for a `ConditionalCheckFailedException`.
+    fn failed_item(&self) -> Option<Option<&Item>>;
+}
+
+macro_rules! failed_condition {
+    ($($t:ty),*) => {$(
+        impl FailedCondition for $t {
+            fn failed_item(&self) -> Option<Option<&Item>> {
+                match self {
+                    Self::ConditionalCheckFailedException(c) => Some(c.item()),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+failed_condition!(PutItemError, DeleteItemError, UpdateItemError);
+
+/// The error of a put, update or delete: a failed condition with the old
+/// item when it came back, else what [`Error::from_sdk`] makes of it.
+pub(crate) fn write_error<E, R>(err: SdkError<E, R>, attempts: u32) -> Error
+where
+    E: FailedCondition
+        + aws_sdk_dynamodb::error::ProvideErrorMetadata
+        + std::error::Error
+        + Send
+        + Sync
+        + 'static,
+    R: std::fmt::Debug + Send + Sync + 'static,
+{
+    match err
+        .as_service_error()
+        .and_then(FailedCondition::failed_item)
+    {
+        Some(item) => Error::ConditionFailed {
+            item: super::non_empty(item).cloned(),
+            source: Box::new(err),
+        },
+        None => Error::from_sdk(err, attempts),
+    }
+}

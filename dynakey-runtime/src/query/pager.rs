@@ -1,0 +1,459 @@
+//! The one pager of every read: a query of one partition, a fan-out over
+//! several and a scan in segments are all *lanes* (one sequence of
+//! requests each, resumed by `ExclusiveStartKey`) read through a pager that
+//! merges them (in sort-key order, or one after another for a scan),
+//! decodes, and stops at the read's `limit`.
+//!
+//! A lane remembers where a fresh reader would resume: after the last item
+//! it handed out (or after DynamoDB's `LastEvaluatedKey` once its buffer is
+//! empty), so a page's cursor resumes exactly after the page's last item,
+//! nothing skipped and nothing repeated, however many items the requests
+//! brought back beyond it.
+
+use std::collections::VecDeque;
+
+use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
+use aws_sdk_dynamodb::operation::scan::builders::ScanInputBuilder;
+use aws_sdk_dynamodb::types::AttributeValue;
+use futures_core::Stream;
+use futures_util::future::try_join_all;
+
+use super::decode::Decoder;
+use super::page::{decode_cursor, encode_cursor, Page, Position};
+use crate::codec::Item;
+use crate::db::Db;
+use crate::error::Error;
+
+/// A request with everything but its start key and `Limit`.
+#[derive(Debug, Clone)]
+pub(crate) enum Request {
+    Query(QueryInputBuilder),
+    Scan(ScanInputBuilder),
+}
+
+/// What one request brought back.
+struct RawPage {
+    items: Vec<Item>,
+    last: Option<Item>,
+    count: u64,
+}
+
+impl Request {
+    async fn send(
+        &self,
+        db: &Db,
+        start: Option<Item>,
+        limit: Option<i32>,
+    ) -> Result<RawPage, Error> {
+        let (items, last, count) = match self {
+            Request::Query(q) => {
+                let out = q
+                    .clone()
+                    .set_exclusive_start_key(start)
+                    .set_limit(limit)
+                    .send_with(&db.client)
+                    .await
+                    .map_err(|e| Error::from_sdk(e, db.sdk_attempts()))?;
+                (out.items, out.last_evaluated_key, out.count)
+            }
+            Request::Scan(s) => {
+                let out = s
+                    .clone()
+                    .set_exclusive_start_key(start)
+                    .set_limit(limit)
+                    .send_with(&db.client)
+                    .await
+                    .map_err(|e| Error::from_sdk(e, db.sdk_attempts()))?;
+                (out.items, out.last_evaluated_key, out.count)
+            }
+        };
+        Ok(RawPage {
+            items: items.unwrap_or_default(),
+            last: last.filter(|k| !k.is_empty()),
+            count: count.max(0) as u64,
+        })
+    }
+}
+
+/// One partition of a query, or one segment of a scan.
+#[derive(Debug)]
+pub(crate) struct Lane {
+    /// `None` when nothing can match (an empty sort-key range): no request.
+    request: Option<Request>,
+    /// The key attributes of an `ExclusiveStartKey` of this read.
+    key_attrs: Vec<&'static str>,
+    /// Items fetched and not yet handed out.
+    buf: VecDeque<Item>,
+    /// Where a fresh reader resumes: after this key (`None`: the start).
+    at: Option<Item>,
+    /// The start key of the next request.
+    next: Option<Item>,
+    /// Whether the last request had no `LastEvaluatedKey`.
+    fetched_all: bool,
+}
+
+impl Lane {
+    pub(crate) fn new(request: Option<Request>, key_attrs: Vec<&'static str>) -> Self {
+        let fetched_all = request.is_none();
+        Self {
+            request,
+            key_attrs,
+            buf: VecDeque::new(),
+            at: None,
+            next: None,
+            fetched_all,
+        }
+    }
+
+    fn resume(&mut self, p: Position) {
+        self.buf.clear();
+        match p {
+            Position::At(k) => {
+                self.at = k.clone();
+                self.next = k;
+                self.fetched_all = self.request.is_none();
+            }
+            Position::Done => {
+                self.at = None;
+                self.next = None;
+                self.fetched_all = true;
+            }
+        }
+    }
+
+    fn position(&self) -> Position {
+        if self.exhausted() {
+            Position::Done
+        } else {
+            Position::At(self.at.clone())
+        }
+    }
+
+    fn exhausted(&self) -> bool {
+        self.buf.is_empty() && self.fetched_all
+    }
+
+    fn needs_fetch(&self) -> bool {
+        self.buf.is_empty() && !self.fetched_all
+    }
+
+    /// One request; returns its `Count`.
+    async fn fetch(&mut self, db: &Db, limit: Option<i32>) -> Result<u64, Error> {
+        let Some(req) = &self.request else {
+            self.fetched_all = true;
+            return Ok(0);
+        };
+        let raw = req.send(db, self.next.clone(), limit).await?;
+        self.buf.extend(raw.items);
+        self.next = raw.last;
+        self.fetched_all = self.next.is_none();
+        if self.buf.is_empty() {
+            // Everything read so far was filtered out: resume after it.
+            self.at = self.next.clone();
+        }
+        Ok(raw.count)
+    }
+
+    /// Requests until an item is buffered or nothing is left.
+    async fn fill(&mut self, db: &Db, limit: Option<i32>) -> Result<(), Error> {
+        while self.needs_fetch() {
+            self.fetch(db, limit).await?;
+        }
+        Ok(())
+    }
+
+    /// Requests until `want` items are buffered or nothing is left.
+    async fn read_ahead(
+        &mut self,
+        db: &Db,
+        limit: Option<i32>,
+        want: Option<usize>,
+    ) -> Result<(), Error> {
+        while !self.fetched_all && want.is_none_or(|w| self.buf.len() < w) {
+            self.fetch(db, limit).await?;
+        }
+        Ok(())
+    }
+
+    /// Sums the `Count` of requests until nothing is left or `cap` is reached.
+    async fn count(&mut self, db: &Db, limit: Option<i32>, cap: Option<u64>) -> Result<u64, Error> {
+        let mut n = 0;
+        while !self.fetched_all && cap.is_none_or(|c| n < c) {
+            n += self.fetch(db, limit).await?;
+        }
+        Ok(n)
+    }
+
+    /// Hands out the next buffered item.
+    fn pop(&mut self) -> Option<Item> {
+        let item = self.buf.pop_front()?;
+        self.at = if self.buf.is_empty() {
+            self.next.clone()
+        } else {
+            Some(self.key_of(&item))
+        };
+        Some(item)
+    }
+
+    fn key_of(&self, item: &Item) -> Item {
+        self.key_attrs
+            .iter()
+            .filter_map(|a| item.get(*a).map(|v| ((*a).to_owned(), v.clone())))
+            .collect()
+    }
+}
+
+/// The text of an item's sort key (keys are strings), `""` without one.
+fn sort_text<'a>(item: &'a Item, attr: Option<&str>) -> &'a str {
+    match attr.and_then(|a| item.get(a)) {
+        Some(AttributeValue::S(s)) => s.as_str(),
+        _ => "",
+    }
+}
+
+/// How lanes are merged.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Order {
+    /// By the text of this sort-key attribute, ties to the earlier lane.
+    Sorted {
+        attr: Option<&'static str>,
+        forward: bool,
+    },
+    /// Each lane in turn (scan segments).
+    Concat,
+}
+
+/// A read over lanes: merge, decode, limit.
+pub(crate) struct Pager<D> {
+    db: Db,
+    lanes: Vec<Lane>,
+    order: Order,
+    decoder: D,
+    /// The read's total cap on items returned.
+    limit: Option<usize>,
+    /// Items per page, and the `Limit` of each request.
+    page_size: Option<u32>,
+    /// Whether lanes are fetched concurrently.
+    concurrent: bool,
+    /// Items returned so far (carried across pages by the cursor).
+    returned: usize,
+}
+
+impl<D: Decoder> Pager<D> {
+    pub(crate) fn new(
+        db: Db,
+        lanes: Vec<Lane>,
+        order: Order,
+        decoder: D,
+        limit: Option<usize>,
+        page_size: Option<u32>,
+    ) -> Self {
+        Self {
+            db,
+            lanes,
+            order,
+            decoder,
+            limit,
+            page_size,
+            concurrent: true,
+            returned: 0,
+        }
+    }
+
+    /// Fetch lanes one after another.
+    pub(crate) fn sequential(mut self) -> Self {
+        self.concurrent = false;
+        self
+    }
+
+    /// Items still allowed by the limit.
+    fn remaining(&self) -> Option<usize> {
+        self.limit.map(|l| l.saturating_sub(self.returned))
+    }
+
+    /// The `Limit` of a request: the page size, less when the limit needs
+    /// fewer items.
+    fn request_limit(&self) -> Option<i32> {
+        let n = match (self.page_size.map(|p| p as usize), self.remaining()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        n.map(|n| n.clamp(1, i32::MAX as usize) as i32)
+    }
+
+    /// Fills the lanes `which`, concurrently unless sequential.
+    async fn fill(&mut self, which: &[usize]) -> Result<(), Error> {
+        let limit = self.request_limit();
+        let db = &self.db;
+        if self.concurrent && which.len() > 1 {
+            let lanes = self
+                .lanes
+                .iter_mut()
+                .enumerate()
+                .filter(|(i, _)| which.contains(i))
+                .map(|(_, l)| l.fill(db, limit));
+            try_join_all(lanes).await?;
+        } else {
+            for &i in which {
+                self.lanes[i].fill(db, limit).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The lanes to fill before the next item can be picked.
+    fn needy(&self) -> Vec<usize> {
+        match self.order {
+            Order::Sorted { .. } => (0..self.lanes.len())
+                .filter(|&i| self.lanes[i].needs_fetch())
+                .collect(),
+            Order::Concat => self
+                .lanes
+                .iter()
+                .position(|l| !l.exhausted())
+                .filter(|&i| self.lanes[i].needs_fetch())
+                .into_iter()
+                .collect(),
+        }
+    }
+
+    /// The lane whose head comes next; lanes needing a fetch are filled
+    /// first, unless `fetch` is false (then `None` means "a fetch is
+    /// needed or nothing is left").
+    async fn next_raw(&mut self, fetch: bool) -> Result<Option<Item>, Error> {
+        loop {
+            let needy = self.needy();
+            if needy.is_empty() {
+                break;
+            }
+            if !fetch {
+                return Ok(None);
+            }
+            self.fill(&needy).await?;
+        }
+        let pick = match self.order {
+            // The first lane not exhausted holds items (else it was needy).
+            Order::Concat => self.lanes.iter().position(|l| !l.buf.is_empty()),
+            Order::Sorted { attr, forward } => {
+                let mut best: Option<(usize, &str)> = None;
+                for (i, l) in self.lanes.iter().enumerate() {
+                    if let Some(k) = l.buf.front().map(|it| sort_text(it, attr)) {
+                        let better = best.is_none_or(|(_, b)| if forward { k < b } else { k > b });
+                        if better {
+                            best = Some((i, k));
+                        }
+                    }
+                }
+                best.map(|(i, _)| i)
+            }
+        };
+        Ok(pick.and_then(|i| self.lanes[i].pop()))
+    }
+
+    /// The next item, or `None` at the end or the limit (or, without
+    /// `fetch`, when a request would be needed).
+    async fn step(&mut self, fetch: bool) -> Result<Option<D::Out>, Error> {
+        loop {
+            if self.remaining() == Some(0) {
+                return Ok(None);
+            }
+            let Some(item) = self.next_raw(fetch).await? else {
+                return Ok(None);
+            };
+            if let Some(x) = self.decoder.decode(&item)? {
+                self.returned += 1;
+                return Ok(Some(x));
+            }
+        }
+    }
+
+    /// Whether nothing follows: the limit is reached or every lane is
+    /// exhausted.
+    fn finished(&self) -> bool {
+        self.remaining() == Some(0) || self.lanes.iter().all(Lane::exhausted)
+    }
+
+    /// Every item up to the limit. Lanes are read ahead concurrently, each
+    /// up to the items the limit allows.
+    pub(crate) async fn all(mut self) -> Result<Vec<D::Out>, Error> {
+        let want = self.remaining();
+        let limit = self.request_limit();
+        let db = &self.db;
+        if self.concurrent {
+            try_join_all(self.lanes.iter_mut().map(|l| l.read_ahead(db, limit, want))).await?;
+        } else {
+            for l in &mut self.lanes {
+                l.read_ahead(db, limit, want).await?;
+            }
+        }
+        let mut out = Vec::new();
+        while let Some(x) = self.step(true).await? {
+            out.push(x);
+        }
+        Ok(out)
+    }
+
+    /// The page starting at `cursor`: `page_size` items unless the read
+    /// ends or reaches its limit first; without a page size, the items of
+    /// the requests it takes to find at least one.
+    pub(crate) async fn page(mut self, cursor: Option<&str>) -> Result<Page<D::Out>, Error> {
+        if let Some(c) = cursor {
+            let (positions, returned) = decode_cursor(c, self.lanes.len())?;
+            for (lane, p) in self.lanes.iter_mut().zip(positions) {
+                lane.resume(p);
+            }
+            self.returned = returned;
+        }
+        let target = match (self.page_size.map(|p| p as usize), self.remaining()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let mut items = Vec::new();
+        while target.is_none_or(|t| items.len() < t) {
+            // Without a size, a page stops at the first request it would need
+            // once it holds an item.
+            let fetch = target.is_some() || items.is_empty();
+            match self.step(fetch).await? {
+                Some(x) => items.push(x),
+                None => break,
+            }
+        }
+        let cursor = (!self.finished()).then(|| {
+            let positions: Vec<Position> = self.lanes.iter().map(Lane::position).collect();
+            encode_cursor(&positions, self.returned)
+        });
+        Ok(Page { items, cursor })
+    }
+
+    /// The items as a stream, fetching as it is read.
+    pub(crate) fn stream(self) -> impl Stream<Item = Result<D::Out, Error>> + Send + 'static {
+        futures_util::stream::unfold(Some(self), |pager| async move {
+            let mut pager = pager?;
+            match pager.step(true).await {
+                Ok(Some(x)) => Some((Ok(x), Some(pager))),
+                Ok(None) => None,
+                // An error ends the stream.
+                Err(e) => Some((Err(e), None)),
+            }
+        })
+    }
+
+    /// How many items match (the lanes' requests ask `Select = COUNT`),
+    /// at most the limit.
+    pub(crate) async fn count(mut self) -> Result<u64, Error> {
+        let cap = self.limit.map(|c| c as u64);
+        let limit = self.request_limit();
+        let db = &self.db;
+        let mut total = 0;
+        if self.concurrent {
+            let counts =
+                try_join_all(self.lanes.iter_mut().map(|l| l.count(db, limit, cap))).await?;
+            total = counts.into_iter().sum();
+        } else {
+            for l in &mut self.lanes {
+                total += l.count(db, limit, cap).await?;
+            }
+        }
+        Ok(cap.map_or(total, |c| total.min(c)))
+    }
+}
