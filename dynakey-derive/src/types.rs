@@ -66,10 +66,16 @@ pub fn kind(ty: &Type) -> TypeKind {
 
 /// A set type (`HashSet`, `BTreeSet`): an absent attribute reads as empty.
 pub fn is_set(ty: &Type) -> bool {
-    matches!(last_segment(ty).map(|s| s.ident.to_string()).as_deref(), Some("HashSet" | "BTreeSet"))
+    matches!(
+        last_segment(ty).map(|s| s.ident.to_string()).as_deref(),
+        Some("HashSet" | "BTreeSet")
+    )
 }
 
 /// A list (`Vec`).
 pub fn is_list(ty: &Type) -> bool {
-    matches!(last_segment(ty).map(|s| s.ident.to_string()).as_deref(), Some("Vec"))
+    matches!(
+        last_segment(ty).map(|s| s.ident.to_string()).as_deref(),
+        Some("Vec")
+    )
 }

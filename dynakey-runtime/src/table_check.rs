@@ -102,7 +102,9 @@ const fn overlap_at<'a>(
     b_sk: Option<&'a KeyMeta>,
 ) -> Option<Overlap<'a>> {
     match (a_sk, b_sk) {
-        (Some(x), Some(y)) if str_eq(a_pk.prefix, b_pk.prefix) && starts_with(y.prefix, x.prefix) => {
+        (Some(x), Some(y))
+            if str_eq(a_pk.prefix, b_pk.prefix) && starts_with(y.prefix, x.prefix) =>
+        {
             Some(Overlap {
                 place,
                 a_pk,
@@ -124,7 +126,9 @@ const fn find_overlap<'a>(a: &'a EntityMeta, b: &'a EntityMeta) -> Option<Overla
         while j < b.indexes.len() {
             let (x, y) = (&a.indexes[i], &b.indexes[j]);
             if str_eq(x.name, y.name) {
-                if let Some(o) = overlap_at(Some(x.name), &x.pk, x.sk.as_ref(), &y.pk, y.sk.as_ref()) {
+                if let Some(o) =
+                    overlap_at(Some(x.name), &x.pk, x.sk.as_ref(), &y.pk, y.sk.as_ref())
+                {
                     return Some(o);
                 }
             }
@@ -154,7 +158,9 @@ const fn dyna305(table: &str, a: &EntityMeta, b: &EntityMeta, allowed: bool) -> 
     let m = who(m, b, o.b_sk).push(", in a partition they can share (");
     let m = key(m, o.a_pk).push(")");
     if path {
-        let m = m.push(": its last field is a `path`, so a value of `").push(a.type_name);
+        let m = m
+            .push(": its last field is a `path`, so a value of `")
+            .push(a.type_name);
         return m
             .push("` can write a key of `")
             .push(b.type_name)
@@ -226,7 +232,10 @@ pub const fn table_pair(
         return m;
     }
     if !same_table_key(a, b) {
-        let m = ConstMessage::EMPTY.push("DYNA303: in table `").push(table).push("`, ");
+        let m = ConstMessage::EMPTY
+            .push("DYNA303: in table `")
+            .push(table)
+            .push("`, ");
         let m = who(m, a, &a.pk).push(" and ");
         return who(m, b, &b.pk).push(" store the table key in different attributes (or one has a sort key and the other not)\n  = help: use the same pk_attr and sk_attr, and a sort key in both or neither");
     }

@@ -76,7 +76,9 @@ fn unknown(cx: &Ctxt, span: Span, what: &str, found: &str, options: &[&'static s
 fn twice(cx: &Ctxt, span: Span, what: &str) {
     cx.error(
         span,
-        format!("DYNA112: {what} is given twice\n  = help: keep one; a second one would silently win"),
+        format!(
+            "DYNA112: {what} is given twice\n  = help: keep one; a second one would silently win"
+        ),
     );
 }
 

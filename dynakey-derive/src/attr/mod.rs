@@ -41,7 +41,9 @@ pub fn report(cx: &Ctxt, err: darling::Error, what: &str, options: &[&str]) {
         };
         cx.error(
             span,
-            format!("DYNA112: {text} in #[dynamo(..)] of {what}\n  = help: {hint}options are {list}"),
+            format!(
+                "DYNA112: {text} in #[dynamo(..)] of {what}\n  = help: {hint}options are {list}"
+            ),
         );
     }
 }

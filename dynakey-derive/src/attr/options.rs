@@ -59,7 +59,13 @@ pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<EntityOpts> {
                 cx,
                 e,
                 "an entity",
-                &["entity", "discriminator_attr", "pk_attr", "sk_attr", "crate"],
+                &[
+                    "entity",
+                    "discriminator_attr",
+                    "pk_attr",
+                    "sk_attr",
+                    "crate",
+                ],
             )
         })
         .ok()

@@ -23,7 +23,11 @@ pub fn fields(cx: &Ctxt, named: &syn::FieldsNamed) -> Vec<Field> {
         let name = ident.to_string();
         let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
         let roles: Vec<(FieldRole, &str)> = [
-            (opts.omit_empty.is_present(), FieldRole::OmitEmpty, "omit_empty"),
+            (
+                opts.omit_empty.is_present(),
+                FieldRole::OmitEmpty,
+                "omit_empty",
+            ),
             (opts.skip.is_present(), FieldRole::Skip, "skip"),
             (opts.serde.is_present(), FieldRole::Serde, "serde"),
             (opts.ttl.is_present(), FieldRole::Ttl, "ttl"),

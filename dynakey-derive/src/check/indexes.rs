@@ -173,9 +173,7 @@ pub fn indexes(
     out
 }
 
-/// DYNA108 (two keys on one attribute) and DYNA110 (a field named like a
-/// key or discriminator attribute).
-
+/// An index name as the snake-case part of identifiers (`GSI1` → `gsi1`).
 fn snake(name: &str) -> String {
     let mut s: String = name
         .chars()

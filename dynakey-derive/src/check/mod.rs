@@ -46,8 +46,6 @@ pub fn diag(
 }
 
 /// The named fields of a struct, or a DYNA109 error.
-
-/// The named fields of a struct, or a DYNA109 error.
 pub fn named_fields<'a>(
     cx: &Ctxt,
     input: &'a DeriveInput,

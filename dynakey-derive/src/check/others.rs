@@ -63,7 +63,10 @@ pub fn value(cx: &Ctxt, input: &DeriveInput) -> Option<Value> {
         Data::Struct(_) => {
             let named = named_fields(cx, input, "DynamoValue")?;
             let fields = fields(cx, named);
-            for f in fields.iter().filter(|f| f.serde() || f.ttl() || f.version()) {
+            for f in fields
+                .iter()
+                .filter(|f| f.serde() || f.ttl() || f.version())
+            {
                 cx.error(f.span, format!("DYNA112: field `{}`: #[dynamo(serde)], #[dynamo(ttl)] and #[dynamo(version)] are for entity fields, not nested values", f.ident));
             }
             (!cx.has_errors()).then_some(Value::Struct { ident, fields })
@@ -105,7 +108,10 @@ pub fn union(cx: &Ctxt, input: &DeriveInput) -> Option<Union> {
         return None;
     }
     if variants.is_empty() {
-        cx.error(ident.span(), "DYNA109: DynamoUnion needs at least one variant");
+        cx.error(
+            ident.span(),
+            "DYNA109: DynamoUnion needs at least one variant",
+        );
     }
     (!cx.has_errors()).then_some(Union { ident, variants })
 }
@@ -146,7 +152,13 @@ pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
         };
         for p in [a, b] {
             if !entities.contains(p) {
-                cx.error(p.span(), format!("DYNA112: `{}` in `overlap` is not an entity of table `{ident}`", name(p)));
+                cx.error(
+                    p.span(),
+                    format!(
+                        "DYNA112: `{}` in `overlap` is not an entity of table `{ident}`",
+                        name(p)
+                    ),
+                );
             }
         }
         overlaps.push(((*a).clone(), (*b).clone()));

@@ -43,7 +43,10 @@ pub fn model(
         .copied()
         .filter(|f| inputs.contains(f))
         .collect();
-    let slots = dedup(keys.iter().flat_map(|k: &MaintainedKey| k.open.iter().copied()));
+    let slots = dedup(
+        keys.iter()
+            .flat_map(|k: &MaintainedKey| k.open.iter().copied()),
+    );
     let required: Vec<usize> = (0..fields.len())
         .filter(|i| !table_key.contains(i) && required(&fields[*i]))
         .collect();

@@ -179,8 +179,14 @@ fn text_fn(e: &Entity, k: &KeyModel) -> TokenStream {
 }
 
 /// Calls `__key_<name>` with the entity's own fields (`&self.f`, or the
-/// bound names inside a sparse-index block).
+/// bound names inside a sparse-index block), and `?` on the result.
 pub fn call_text_fn(e: &Entity, k: &KeyModel, bound: bool) -> TokenStream {
+    let call = call_key_fn(e, k, bound);
+    quote!(#call?)
+}
+
+/// [`call_text_fn`] without the `?`: the `Result` itself.
+pub fn call_key_fn(e: &Entity, k: &KeyModel, bound: bool) -> TokenStream {
     let name = internal_fn(k);
     let args = key_fields(k).into_iter().map(|i| {
         let id = &e.fields[i].ident;
@@ -190,7 +196,7 @@ pub fn call_text_fn(e: &Entity, k: &KeyModel, bound: bool) -> TokenStream {
             quote!(&self.#id)
         }
     });
-    quote!(Self::#name(#(#args),*)?)
+    quote!(Self::#name(#(#args),*))
 }
 
 fn parse_fn(e: &Entity, k: &KeyModel) -> TokenStream {
@@ -317,6 +323,7 @@ fn cond_chain(e: &Entity, k: &KeyModel, vis: &syn::Visibility) -> (TokenStream, 
         .collect();
     let n = fields.len();
     let mut items = Vec::new();
+    #[allow(clippy::needless_range_loop)] // `i` is the depth, used beyond indexing
     for i in 0..=n {
         let this = level(i);
         let doc = if i == 0 {

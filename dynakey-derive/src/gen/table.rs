@@ -34,9 +34,15 @@ pub fn expand(t: &Table) -> TokenStream {
         for b in &t.entities[i + 1..] {
             let (ma, mb) = (meta(a), meta(b));
             // Overlaps the table allows, in either order.
-            let allowed = |x: &syn::Path, y: &syn::Path| t.overlaps.iter().any(|(p, q)| p == x && q == y);
-            let (ab, ba) = (allowed(a, b) || allowed(b, a), allowed(b, a) || allowed(a, b));
-            checks.push(const_check(quote!(#p::table_check::table_pair(#name, #ma, #mb, #ab, #ba))));
+            let allowed =
+                |x: &syn::Path, y: &syn::Path| t.overlaps.iter().any(|(p, q)| p == x && q == y);
+            let (ab, ba) = (
+                allowed(a, b) || allowed(b, a),
+                allowed(b, a) || allowed(a, b),
+            );
+            checks.push(const_check(
+                quote!(#p::table_check::table_pair(#name, #ma, #mb, #ab, #ba)),
+            ));
         }
     }
     let metas = t.entities.iter().map(meta);

@@ -28,8 +28,13 @@ pub fn expand(u: &Union) -> TokenStream {
     let mut checks = Vec::new();
     for (i, (_, ta)) in u.variants.iter().enumerate() {
         for (_, tb) in u.variants.iter().skip(i + 1) {
-            let (ma, mb) = (quote!(<#ta as #p::Entity>::META), quote!(<#tb as #p::Entity>::META));
-            checks.push(const_check(quote!(#p::table_check::union_pair(#name, #ma, #mb))));
+            let (ma, mb) = (
+                quote!(<#ta as #p::Entity>::META),
+                quote!(<#tb as #p::Entity>::META),
+            );
+            checks.push(const_check(
+                quote!(#p::table_check::union_pair(#name, #ma, #mb)),
+            ));
         }
     }
     quote! {

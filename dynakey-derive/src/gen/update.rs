@@ -19,7 +19,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Ident;
 
-use super::keys::{arg_rebind, arg_ty, call_text_fn};
+use super::keys::{arg_rebind, arg_ty, call_key_fn};
 use super::private;
 use crate::model::{Entity, UpdateModel};
 use crate::render::{caret, placeholder};
@@ -246,7 +246,12 @@ impl<'a> Gen<'a> {
             .iter()
             .map(|&i| arg_rebind(&e.fields[i]))
             .collect();
-        let key_args: Vec<&Ident> = self.u.table_key.iter().map(|&i| &e.fields[i].ident).collect();
+        let key_args: Vec<&Ident> = self
+            .u
+            .table_key
+            .iter()
+            .map(|&i| &e.fields[i].ident)
+            .collect();
         let kept_init: Vec<TokenStream> = self
             .u
             .kept
@@ -298,8 +303,7 @@ impl<'a> Gen<'a> {
         let closed_keys = self.u.keys.iter().filter(|k| k.open.is_empty()).map(|k| {
             let key = e.key_of(k);
             let attr = &key.attr;
-            let call = call_text_fn(e, key, true);
-            let call = quote!((|| ::core::result::Result::<_, #p::KeyFormatError>::Ok(#call))());
+            let call = call_key_fn(e, key, true);
             quote! {
                 match #call {
                     ::core::result::Result::Ok(__s) => __upd = __upd.set_value(#attr, #p::AttributeValue::S(__s)),

@@ -8,16 +8,16 @@ pub(crate) mod formats;
 mod reader;
 mod template;
 mod typed;
-mod writer;
 pub mod ulid;
 pub mod uuid7;
+mod writer;
 
 pub use cond::{SortKeyCondition, SortKeyOp};
 pub use formats::{KeyDecimal, KeyPadded, KeyPartError, KeyReverse, KeySigned, KeyText};
 pub use reader::KeyReader;
 pub use template::{escape_char, KeyTemplate, PartFormat, TemplatePart};
-pub use writer::KeyWriter;
 pub use typed::{Global, Key, KeyKind, Local, PartitionKey, Table};
+pub use writer::KeyWriter;
 
 /// The highest character a key may hold; range conditions use it as an upper
 /// bound ("everything that starts with this prefix"). Key values may not hold

@@ -88,7 +88,7 @@ impl KeyWriter {
     }
 
     /// Writes an unformatted field through its [`KeyText`] form.
-    pub fn text<T: KeyText + ?Sized>(&mut self, v: &T) -> Result<(), KeyFormatError> {
+    pub fn text<T: KeyText>(&mut self, v: &T) -> Result<(), KeyFormatError> {
         let (name, format) = self.field();
         let start = self.out.len();
         v.write_text(&mut self.out)
