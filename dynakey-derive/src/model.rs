@@ -24,6 +24,15 @@ pub enum FieldRole {
     Version,
 }
 
+/// What an item without the attribute reads as (`#[dynamo(default)]`).
+#[derive(Clone)]
+pub enum DefaultValue {
+    /// The type's `Default`.
+    Trait,
+    /// A function returning the value.
+    Path(syn::Path),
+}
+
 pub struct Field {
     pub ident: Ident,
     pub ty: Type,
@@ -32,6 +41,8 @@ pub struct Field {
     pub optional: bool,
     pub kind: TypeKind,
     pub role: FieldRole,
+    /// Read for a missing attribute (fields added after items were stored).
+    pub default: Option<DefaultValue>,
     /// The attribute name.
     pub attr: String,
     pub span: Span,
@@ -57,6 +68,12 @@ impl Field {
     pub fn may_be_absent(&self) -> bool {
         self.optional || self.omit_empty()
     }
+    /// The type as text without spaces, as the schema snapshot records it.
+    pub fn ty_text(&self) -> String {
+        let ty = &self.ty;
+        quote::quote!(#ty).to_string().replace(' ', "")
+    }
+
     /// The name without a raw identifier's `r#`.
     pub fn name(&self) -> String {
         let n = self.ident.to_string();
@@ -216,6 +233,12 @@ pub struct Table {
     pub entities: Vec<Path>,
     /// Pairs allowed to overlap (DYNA305 opted out).
     pub overlaps: Vec<(Path, Path)>,
+    /// The snapshot file (absolute) and what it recorded, when it exists.
+    pub snapshot: Option<(String, Vec<crate::attr::snapshot::SnapEntity>)>,
+    /// Where the snapshot is (absolute), to write or compare it.
+    pub schema_path: String,
+    /// The migrations that cover drift.
+    pub migrations: Option<Path>,
 }
 
 /// Distinct indexes, in order.

@@ -180,6 +180,7 @@ pub fn unknown_variant(s: &str, names: &'static [&'static str]) -> KeyPartError 
 }
 
 pub use crate::batch::Unversioned;
+pub use crate::schema;
 pub use crate::table_check;
 pub use crate::union::EntityUnion;
 

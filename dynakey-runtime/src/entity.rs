@@ -144,4 +144,8 @@ pub struct FieldMeta {
     pub attr: &'static str,
     /// Whether the field may be absent (`Option` or `omit_empty`).
     pub optional: bool,
+    /// The field's type as written, without spaces (`Option<String>`).
+    pub ty: &'static str,
+    /// Whether a missing attribute reads as a default (`#[dynamo(default)]`).
+    pub default: bool,
 }

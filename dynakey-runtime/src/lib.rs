@@ -57,6 +57,7 @@ mod batch;
 mod check;
 pub mod codec;
 mod consistency;
+mod const_msg;
 mod db;
 pub mod entity;
 pub mod error;
@@ -70,6 +71,7 @@ mod number;
 pub mod ops;
 pub mod query;
 mod retry;
+pub mod schema;
 mod size;
 pub mod table;
 #[doc(hidden)]

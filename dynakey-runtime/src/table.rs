@@ -13,15 +13,15 @@ use aws_sdk_dynamodb::Client;
 use crate::entity::{EntityMeta, IndexKind};
 use crate::error::Error;
 
-fn invalid(message: String) -> Error {
+pub(crate) fn invalid(message: String) -> Error {
     Error::refused(message)
 }
 
-fn build_err(e: aws_sdk_dynamodb::error::BuildError) -> Error {
+pub(crate) fn build_err(e: aws_sdk_dynamodb::error::BuildError) -> Error {
     Error::refused(format!("the table definition could not be built: {e}"))
 }
 
-fn key_schema(pk: &str, sk: Option<&str>) -> Result<Vec<KeySchemaElement>, Error> {
+pub(crate) fn key_schema(pk: &str, sk: Option<&str>) -> Result<Vec<KeySchemaElement>, Error> {
     let b = |name: &str, t: KeyType| {
         KeySchemaElement::builder()
             .attribute_name(name)
@@ -38,12 +38,12 @@ fn key_schema(pk: &str, sk: Option<&str>) -> Result<Vec<KeySchemaElement>, Error
 
 /// The key attributes a set of entities agree on, and their indexes.
 #[derive(Debug, Default)]
-struct Plan {
-    pk: Option<&'static str>,
-    sk: Option<Option<&'static str>>,
-    attrs: Vec<&'static str>,
-    indexes: BTreeMap<&'static str, (IndexKind, &'static str, Option<&'static str>)>,
-    ttl: Option<&'static str>,
+pub(crate) struct Plan {
+    pub(crate) pk: Option<&'static str>,
+    pub(crate) sk: Option<Option<&'static str>>,
+    pub(crate) attrs: Vec<&'static str>,
+    pub(crate) indexes: BTreeMap<&'static str, (IndexKind, &'static str, Option<&'static str>)>,
+    pub(crate) ttl: Option<&'static str>,
 }
 
 impl Plan {
@@ -53,7 +53,7 @@ impl Plan {
         }
     }
 
-    fn from_metas(metas: &[&EntityMeta]) -> Result<Self, Error> {
+    pub(crate) fn from_metas(metas: &[&EntityMeta]) -> Result<Self, Error> {
         let mut p = Plan::default();
         for m in metas {
             match p.pk {
@@ -215,7 +215,7 @@ pub async fn create_table(client: &Client, name: &str, metas: &[&EntityMeta]) ->
     Ok(())
 }
 
-async fn wait_active(client: &Client, name: &str) -> Result<(), Error> {
+pub(crate) async fn wait_active(client: &Client, name: &str) -> Result<(), Error> {
     let mut delay = Duration::from_millis(20);
     for _ in 0..200 {
         let out = client

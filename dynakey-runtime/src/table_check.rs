@@ -6,57 +6,9 @@
 //! their templates, and the fix.
 
 use crate::consistency::{indexes_agree, same_table_key, starts_with, str_eq};
+pub use crate::const_msg::ConstMessage;
 use crate::entity::{EntityMeta, KeyMeta};
 use crate::key::{PartFormat, TemplatePart};
-
-const CAP: usize = 1536;
-
-/// A message built at compile time (empty: the check passed).
-#[derive(Debug, Clone, Copy)]
-pub struct ConstMessage {
-    buf: [u8; CAP],
-    len: usize,
-}
-
-impl ConstMessage {
-    const EMPTY: ConstMessage = ConstMessage {
-        buf: [0; CAP],
-        len: 0,
-    };
-
-    const fn push(mut self, s: &str) -> Self {
-        let b = s.as_bytes();
-        let mut i = 0;
-        // Whole characters only, so the text stays UTF-8 when cut.
-        while i < b.len() {
-            let width = match b[i] {
-                0..=0x7F => 1,
-                0xC0..=0xDF => 2,
-                0xE0..=0xEF => 3,
-                _ => 4,
-            };
-            if self.len + width > CAP {
-                return self;
-            }
-            let mut k = 0;
-            while k < width && i + k < b.len() {
-                self.buf[self.len] = b[i + k];
-                self.len += 1;
-                k += 1;
-            }
-            i += width;
-        }
-        self
-    }
-
-    /// The message; empty when the check passed.
-    pub const fn as_str(&self) -> &str {
-        match core::str::from_utf8(self.buf.split_at(self.len).0) {
-            Ok(s) => s,
-            Err(_) => "DYNA3xx: (message not UTF-8)",
-        }
-    }
-}
 
 const fn key(m: ConstMessage, k: &KeyMeta) -> ConstMessage {
     m.push(k.attr).push(" = \"").push(k.template).push("\"")
@@ -228,7 +180,7 @@ pub const fn table_pair(
     b_over_a: bool,
 ) -> ConstMessage {
     let m = discriminators("table", table, a, b);
-    if m.len > 0 {
+    if !m.is_empty() {
         return m;
     }
     if !same_table_key(a, b) {
@@ -250,7 +202,7 @@ pub const fn table_pair(
             .push("` disagree on an index: one name must have one kind and one pair of key attributes, and two indexes cannot share an attribute\n  = help: give indexes of one name the same pk_attr/sk_attr, and different names different attributes");
     }
     let m = dyna305(table, a, b, a_over_b);
-    if m.len > 0 {
+    if !m.is_empty() {
         return m;
     }
     // Equal prefixes overlap both ways: reported once, above.

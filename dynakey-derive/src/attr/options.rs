@@ -1,6 +1,6 @@
 //! `#[dynamo(..)]` options, through darling.
 
-use darling::util::{Flag, PathList, SpannedValue};
+use darling::util::{Flag, Override, PathList, SpannedValue};
 use darling::{FromDeriveInput, FromField, FromVariant};
 use syn::{Attribute, DeriveInput};
 
@@ -95,13 +95,23 @@ pub struct TableOpts {
     /// cost): `#[dynamo(overlap(Task, Comment))]`.
     #[darling(multiple)]
     pub overlap: Vec<SpannedValue<PathList>>,
+    /// The schema snapshot, relative to the crate (`dynakey/<Table>.schema`
+    /// by default).
+    pub schema: Option<SpannedValue<String>>,
+    /// A `const` of `&[Migration]`: the migrations that cover drift.
+    pub migrations: Option<syn::Path>,
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
 }
 
 pub fn table(cx: &Ctxt, input: &DeriveInput) -> TableOpts {
     TableOpts::from_derive_input(input).unwrap_or_else(|e| {
-        report(cx, e, "a table", &["entities", "overlap", "crate"]);
+        report(
+            cx,
+            e,
+            "a table",
+            &["entities", "overlap", "schema", "migrations", "crate"],
+        );
         TableOpts::default()
     })
 }
@@ -117,6 +127,9 @@ pub struct FieldOpts {
     pub serde: Flag,
     pub ttl: Flag,
     pub version: Flag,
+    /// `default` (the type's `Default`) or `default = "path::to::fn"`: what
+    /// an item without the attribute reads as.
+    pub default: Option<SpannedValue<Override<syn::Path>>>,
 }
 
 pub fn field(cx: &Ctxt, f: &syn::Field) -> FieldOpts {
@@ -125,7 +138,15 @@ pub fn field(cx: &Ctxt, f: &syn::Field) -> FieldOpts {
             cx,
             e,
             "a field",
-            &["rename", "omit_empty", "skip", "serde", "ttl", "version"],
+            &[
+                "rename",
+                "omit_empty",
+                "skip",
+                "serde",
+                "ttl",
+                "version",
+                "default",
+            ],
         );
         FieldOpts::default()
     })

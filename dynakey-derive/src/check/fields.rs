@@ -5,7 +5,7 @@ use syn::spanned::Spanned;
 
 use crate::attr;
 use crate::ctxt::Ctxt;
-use crate::model::{Field, FieldRole};
+use crate::model::{DefaultValue, Field, FieldRole};
 use crate::types::{self, TypeKind};
 
 pub fn fields(cx: &Ctxt, named: &syn::FieldsNamed) -> Vec<Field> {
@@ -57,6 +57,20 @@ pub fn fields(cx: &Ctxt, named: &syn::FieldsNamed) -> Vec<Field> {
         if role == FieldRole::Version && (kind != TypeKind::Int || optional) {
             cx.error(f.ty.span(), format!("DYNA112: #[dynamo(version)] on `{name}` takes a plain integer field (u64 is usual)\n  = help: the version starts at 0 for a new item and grows by one with every put or update"));
         }
+        let default = opts.default.as_ref().map(|d| match &**d {
+            darling::util::Override::Inherit => DefaultValue::Trait,
+            darling::util::Override::Explicit(p) => DefaultValue::Path(p.clone()),
+        });
+        if let Some(d) = &opts.default {
+            if optional
+                || matches!(
+                    role,
+                    FieldRole::Skip | FieldRole::Version | FieldRole::OmitEmpty
+                )
+            {
+                cx.error(d.span(), format!("DYNA112: #[dynamo(default)] on `{name}`, which already reads as absent or default\n  = help: an `Option`, `omit_empty`, `skip` or `version` field needs no default"));
+            }
+        }
         out.push(Field {
             attr: opts
                 .rename
@@ -69,6 +83,7 @@ pub fn fields(cx: &Ctxt, named: &syn::FieldsNamed) -> Vec<Field> {
             optional,
             kind,
             role,
+            default,
             span: f.span(),
         });
     }

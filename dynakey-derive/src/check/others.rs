@@ -163,9 +163,42 @@ pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
         }
         overlaps.push(((*a).clone(), (*b).clone()));
     }
+    // `schema = "path"` is relative to the file holding the derive, as
+    // `include_str!` is; the default lives in the crate's `dynakey/`.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
+    let (rel, dir) = match &opts.schema {
+        Some(s) => {
+            let file = s.span().unwrap().local_file();
+            // The file's path is relative to the compiler's working
+            // directory (or absolute).
+            let cwd = std::env::current_dir().unwrap_or_default();
+            let dir = file
+                .as_ref()
+                .and_then(|f| f.parent())
+                .map(|d| cwd.join(d))
+                .unwrap_or_else(|| manifest.clone().into());
+            (s.as_str().to_owned(), dir)
+        }
+        None => (format!("dynakey/{ident}.schema"), manifest.clone().into()),
+    };
+    let schema_path = dir.join(&rel).to_string_lossy().into_owned();
+    let snapshot = match std::fs::read_to_string(&schema_path) {
+        Ok(text) => match attr::snapshot::parse(&text) {
+            Ok(entities) => Some((schema_path.clone(), entities)),
+            Err(e) => {
+                let span = opts.schema.as_ref().map_or(ident.span(), |s| s.span());
+                cx.error(span, format!("DYNA500: the schema snapshot {rel} of table `{ident}` could not be read: {e}\n  = help: rewrite it from the code with `DYNAKEY_SCHEMA=overwrite cargo test`"));
+                None
+            }
+        },
+        Err(_) => None,
+    };
     (!cx.has_errors()).then_some(Table {
         ident,
         entities,
         overlaps,
+        snapshot,
+        schema_path,
+        migrations: opts.migrations.clone(),
     })
 }

@@ -6,7 +6,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::private;
-use crate::model::Field;
+use crate::model::{DefaultValue, Field};
 
 /// Statements inserting each stored field into `__item`.
 pub fn encode_fields(fields: &[Field]) -> TokenStream {
@@ -88,35 +88,56 @@ pub fn encode_values(fields: &[Field]) -> Vec<(String, TokenStream)> {
 
 /// Field initialisers reading `__item` (a map) below `__path`.
 pub fn decode_fields(fields: &[Field]) -> TokenStream {
-    let p = private();
     let inits = fields.iter().map(|f| {
         let id = &f.ident;
+        let read = decode_field(f);
         let ty = &f.ty;
         let attr = &f.attr;
         let sp = ty.span();
-        if f.skip() {
-            let d = quote_spanned!(sp=> <#ty as ::core::default::Default>::default());
-            return quote!(#id: #d);
-        }
-        if f.serde() {
-            return quote!(#id: #p::serde_from_item(__item, #attr, &__path)?);
-        }
-        if f.ttl() {
-            let call = quote_spanned!(sp=> <#ty as #p::Ttl>::ttl_from_item);
-            return quote!(#id: #call(__item, #attr, &__path)?);
-        }
-        let from = quote_spanned!(sp=> <#ty as #p::Attr>::from_attr);
-        let missing = if f.omit_empty() {
-            quote_spanned!(sp=> ::core::result::Result::Ok(<#ty as ::core::default::Default>::default()))
-        } else {
-            quote_spanned!(sp=> <#ty as #p::Attr>::from_missing(&__path.field(#attr)))
-        };
-        quote! {
-            #id: match __item.get(#attr) {
-                ::core::option::Option::Some(__v) => #from(__v, &__path.field(#attr))?,
-                ::core::option::Option::None => #missing?,
+        match &f.default {
+            // A field added after items were stored: a missing attribute
+            // reads as the default.
+            Some(d) => {
+                let value = match d {
+                    DefaultValue::Trait => {
+                        quote_spanned!(sp=> <#ty as ::core::default::Default>::default())
+                    }
+                    DefaultValue::Path(p) => quote_spanned!(sp=> #p()),
+                };
+                quote!(#id: if __item.contains_key(#attr) { #read } else { #value })
             }
+            None => quote!(#id: #read),
         }
     });
     quote!(#(#inits),*)
+}
+
+/// The value of one field read from `__item` below `__path`.
+fn decode_field(f: &Field) -> TokenStream {
+    let p = private();
+    let ty = &f.ty;
+    let attr = &f.attr;
+    let sp = ty.span();
+    if f.skip() {
+        return quote_spanned!(sp=> <#ty as ::core::default::Default>::default());
+    }
+    if f.serde() {
+        return quote!(#p::serde_from_item(__item, #attr, &__path)?);
+    }
+    if f.ttl() {
+        let call = quote_spanned!(sp=> <#ty as #p::Ttl>::ttl_from_item);
+        return quote!(#call(__item, #attr, &__path)?);
+    }
+    let from = quote_spanned!(sp=> <#ty as #p::Attr>::from_attr);
+    let missing = if f.omit_empty() {
+        quote_spanned!(sp=> ::core::result::Result::Ok(<#ty as ::core::default::Default>::default()))
+    } else {
+        quote_spanned!(sp=> <#ty as #p::Attr>::from_missing(&__path.field(#attr)))
+    };
+    quote! {
+        match __item.get(#attr) {
+            ::core::option::Option::Some(__v) => #from(__v, &__path.field(#attr))?,
+            ::core::option::Option::None => #missing?,
+        }
+    }
 }

@@ -120,8 +120,11 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
     let field_metas = e.fields.iter().filter(|f| !f.skip()).map(|f| {
         let name = f.ident.to_string();
         let attr = &f.attr;
-        let optional = f.may_be_absent();
-        quote!(#p::FieldMeta { name: #name, attr: #attr, optional: #optional })
+        // May be absent from a stored item (a set reads as empty).
+        let optional = f.may_be_absent() || crate::types::is_set(&f.inner);
+        let ty = f.ty_text();
+        let default = f.default.is_some();
+        quote!(#p::FieldMeta { name: #name, attr: #attr, optional: #optional, ty: #ty, default: #default })
     });
     let version = match e.fields.iter().find(|f| f.version()) {
         Some(f) => {

@@ -9,14 +9,17 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::private;
+use crate::attr::snapshot::{SnapEntity, SnapKey};
 use crate::model::Table;
 
 /// `const _: () = ...` failing the build with the message of `check`, an
 /// expression of the runtime's `ConstMessage` (empty when fine).
 pub fn const_check(check: TokenStream) -> TokenStream {
+    let p = private();
     quote! {
         const _: () = {
-            const __M: &str = #check.as_str();
+            const __C: #p::table_check::ConstMessage = #check;
+            const __M: &str = __C.as_str();
             if !__M.is_empty() {
                 ::core::panic!("{}", __M)
             }
@@ -45,15 +48,107 @@ pub fn expand(t: &Table) -> TokenStream {
             ));
         }
     }
+    let drift = drift(t);
     let metas = t.entities.iter().map(meta);
     let doc =
         format!("The entities of table `{ident}`, checked against each other at compile time.");
+    let path = &t.schema_path;
     quote! {
         #(#checks)*
+        #drift
         impl #ident {
             #[doc = #doc]
             pub const ENTITIES: &'static [&'static #p::EntityMeta] = &[#(#metas),*];
+
+            /// Where the table's schema snapshot is kept.
+            pub const SCHEMA_PATH: &'static str = #path;
+
+            /// The table's schema as the code says it now, in the snapshot's
+            /// format.
+            pub fn schema() -> #p::String {
+                #p::schema::render(#name, Self::ENTITIES)
+            }
+
+            /// Compares the committed snapshot with the code (`Err` says how
+            /// they differ); with `DYNAKEY_SCHEMA=overwrite` in the
+            /// environment, writes it instead. Call it from a test so CI
+            /// flags a stale snapshot.
+            pub fn check_schema() -> ::core::result::Result<(), #p::String> {
+                #p::schema::check_file(::std::path::Path::new(Self::SCHEMA_PATH), &Self::schema())
+            }
         }
+    }
+}
+
+fn snap_key(k: &SnapKey) -> TokenStream {
+    let p = private();
+    let (attr, tpl) = (&k.attr, &k.template);
+    quote!(#p::schema::SnapKey { attr: #attr, template: #tpl })
+}
+
+fn opt_key(k: Option<&SnapKey>) -> TokenStream {
+    match k {
+        Some(k) => {
+            let k = snap_key(k);
+            quote!(::core::option::Option::Some(#k))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// The snapshot's entity as a const value.
+fn snap_entity(e: &SnapEntity) -> TokenStream {
+    let p = private();
+    let (ty, disc, attr) = (&e.type_name, &e.discriminator, &e.discriminator_attr);
+    let pk = e.pk.as_ref().map(snap_key).unwrap_or_default();
+    let sk = opt_key(e.sk.as_ref());
+    let indexes = e.indexes.iter().map(|ix| {
+        let (name, global, sparse) = (&ix.name, ix.global, ix.sparse);
+        // A local index's partition key is the table's.
+        let pk = snap_key(ix.pk.as_ref().or(e.pk.as_ref()).expect("checked when parsed"));
+        let sk = opt_key(ix.sk.as_ref());
+        quote!(#p::schema::SnapIndex { name: #name, global: #global, sparse: #sparse, pk: #pk, sk: #sk })
+    });
+    let fields = e.fields.iter().map(|f| {
+        let (name, attr, ty, optional, default) = (&f.name, &f.attr, &f.ty, f.optional, f.default);
+        quote!(#p::schema::SnapField { name: #name, attr: #attr, ty: #ty, optional: #optional, default: #default })
+    });
+    quote! {
+        &#p::schema::SnapEntity {
+            type_name: #ty,
+            discriminator: #disc,
+            discriminator_attr: #attr,
+            pk: #pk,
+            sk: #sk,
+            indexes: &[#(#indexes),*],
+            fields: &[#(#fields),*],
+        }
+    }
+}
+
+/// DYNA501–DYNA506 against the committed snapshot, and a dependency on
+/// the file so a change to it rebuilds.
+fn drift(t: &Table) -> TokenStream {
+    let p = private();
+    let Some((path, entities)) = &t.snapshot else {
+        return TokenStream::new();
+    };
+    let name = t.ident.to_string();
+    let migrations = match &t.migrations {
+        Some(m) => quote!(#m),
+        None => quote!(&[]),
+    };
+    let was = entities.iter().map(|snap| {
+        let e = snap_entity(snap);
+        quote!(*#e)
+    });
+    let now = t.entities.iter().map(|e| quote!(<#e as #p::Entity>::META));
+    let check = const_check(
+        quote!(#p::schema::drift::table(#name, &[#(#now),*], &[#(#was),*], #migrations)),
+    );
+    quote! {
+        const _: &[u8] = ::core::include_bytes!(#path);
+        #check
     }
 }
 

@@ -14,6 +14,7 @@ pub mod large_objects;
 pub mod multi_tenant;
 pub mod queue;
 pub mod reverse_timestamp;
+pub mod schema_evolution;
 pub mod sharded_time_series;
 pub mod soft_delete;
 pub mod sparse_by_absence;
@@ -89,4 +90,5 @@ pub const ALL: &[Recipe] = &[
     sharded_time_series::RECIPE,
     zero_padded::RECIPE,
     users_orders_products::RECIPE,
+    schema_evolution::RECIPE,
 ];

@@ -1,0 +1,208 @@
+//! Migrations: typed, named, ordered steps that move stored items to the
+//! code's current shape. Each is built by a `const fn`, so a table's list
+//! is a `const` the `DynamoTable` derive can read at compile time (a
+//! migration covers the drift it names: DYNA501–DYNA505).
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::codec::Item;
+use crate::entity::{Entity, EntityMeta};
+use crate::error::Error;
+
+/// What a rekey found in one stored item.
+#[derive(Debug)]
+pub(crate) enum Rekeyed {
+    /// An item of the old shape, and the new item it becomes.
+    Old(Item),
+    /// Anything else (the new shape, another entity): left alone.
+    Skip,
+}
+
+pub(crate) type Convert = fn(&Item) -> Result<Rekeyed, Error>;
+pub(crate) type Reencode = fn(&Item) -> Result<Option<Item>, Error>;
+
+/// One step of a migration.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Kind {
+    Rekey {
+        from: &'static EntityMeta,
+        to: &'static EntityMeta,
+        convert: Convert,
+    },
+    Backfill {
+        entity: &'static EntityMeta,
+        reencode: Reencode,
+    },
+    Rename {
+        entity: &'static EntityMeta,
+        from: &'static str,
+        to: &'static str,
+    },
+    FillDefault {
+        entity: &'static EntityMeta,
+        attr: &'static str,
+        reencode: Reencode,
+    },
+    Drop {
+        discriminator: &'static str,
+        attr: &'static str,
+    },
+}
+
+/// A named migration step. Build them with the `const fn`s below and list
+/// them, in order, in a `const` the table names with
+/// `#[dynamo(migrations = PATH)]`; run them with `db.migrate(PATH)`.
+///
+/// ```
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "ORDER")]
+/// # #[pk("C#<customer>")] #[sk("ORDER#<n:d4>")]
+/// # struct OrderV1 { customer: String, n: u32 }
+/// # #[derive(DynamoEntity)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "ORDER")]
+/// # #[pk("C#<customer>")] #[sk("ORDER#<n:d6>")]
+/// # struct Order { customer: String, n: u32 }
+/// # impl From<OrderV1> for Order { fn from(o: OrderV1) -> Self { Order { customer: o.customer, n: o.n } } }
+/// use dynakey_runtime::schema::Migration;
+/// const MIGRATIONS: &[Migration] = &[
+///     Migration::rekey::<OrderV1, Order>("orders-d6"),
+///     Migration::rename_attribute::<Order>("order-mail", "mail", "email"),
+///     Migration::drop_entity("old-sessions", "SESSION", "_type"),
+/// ];
+/// assert_eq!(MIGRATIONS[0].name(), "orders-d6");
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Migration {
+    name: &'static str,
+    pub(crate) kind: Kind,
+}
+
+fn key_of(meta: &EntityMeta, item: &Item) -> (Option<String>, Option<String>) {
+    let s = |a: &str| item.get(a).and_then(|v| v.as_s().ok()).cloned();
+    (s(meta.pk.attr), meta.sk.as_ref().and_then(|k| s(k.attr)))
+}
+
+fn convert<O: Entity, N: Entity + From<O>>(item: &Item) -> Result<Rekeyed, Error> {
+    let Ok(old) = O::from_item(item) else {
+        return Ok(Rekeyed::Skip);
+    };
+    // A value the old key cannot hold is not an old item (a new one whose
+    // number needs the wider format, say).
+    let Ok(key) = old.item_key() else {
+        return Ok(Rekeyed::Skip);
+    };
+    let stored = key_of(O::META, item);
+    if stored != (Some(key.pk().to_owned()), key.sk().map(str::to_owned)) {
+        return Ok(Rekeyed::Skip);
+    }
+    Ok(Rekeyed::Old(N::from(old).to_item()?))
+}
+
+fn reencode<E: Entity>(item: &Item) -> Result<Option<Item>, Error> {
+    match E::from_item(item) {
+        Ok(e) => Ok(Some(e.to_item()?)),
+        Err(_) => Ok(None),
+    }
+}
+
+impl Migration {
+    /// Re-keys entity `N`'s items from the old shape `O` (the previous
+    /// struct, kept in the code under another name) to the new one: each
+    /// old item is moved (a transaction deleting it and putting
+    /// `N::from(old)` where no item is). Covers every drift of `N`'s keys,
+    /// discriminator and fields (DYNA501–DYNA503).
+    pub const fn rekey<O: Entity, N: Entity + From<O>>(name: &'static str) -> Self {
+        Migration {
+            name,
+            kind: Kind::Rekey {
+                from: O::META,
+                to: N::META,
+                convert: convert::<O, N>,
+            },
+        }
+    }
+
+    /// Writes the index keys of every item of `E` as `to_item()` would:
+    /// backfills an index added to an existing table, or rewrites one whose
+    /// template changed (DYNA504).
+    pub const fn backfill<E: Entity>(name: &'static str) -> Self {
+        Migration {
+            name,
+            kind: Kind::Backfill {
+                entity: E::META,
+                reencode: reencode::<E>,
+            },
+        }
+    }
+
+    /// Renames attribute `from` to `to` on every item of `E` (DYNA503).
+    pub const fn rename_attribute<E: Entity>(
+        name: &'static str,
+        from: &'static str,
+        to: &'static str,
+    ) -> Self {
+        Migration {
+            name,
+            kind: Kind::Rename {
+                entity: E::META,
+                from,
+                to,
+            },
+        }
+    }
+
+    /// Writes attribute `attr` of every item of `E` that lacks it, with the
+    /// value the item reads as (its field's `#[dynamo(default)]`).
+    pub const fn fill_default<E: Entity>(name: &'static str, attr: &'static str) -> Self {
+        Migration {
+            name,
+            kind: Kind::FillDefault {
+                entity: E::META,
+                attr,
+                reencode: reencode::<E>,
+            },
+        }
+    }
+
+    /// Deletes every item whose attribute `attr` holds `discriminator`: an
+    /// entity removed from the code (DYNA505).
+    pub const fn drop_entity(
+        name: &'static str,
+        discriminator: &'static str,
+        attr: &'static str,
+    ) -> Self {
+        Migration {
+            name,
+            kind: Kind::Drop {
+                discriminator,
+                attr,
+            },
+        }
+    }
+
+    /// The migration's name (its checkpoints are stored under it).
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The discriminator attribute and value of the items it reads.
+    pub(crate) fn target(&self) -> (&'static str, &'static str) {
+        match self.kind {
+            Kind::Rekey { from, .. } => (from.discriminator_attr, from.discriminator),
+            Kind::Backfill { entity, .. }
+            | Kind::Rename { entity, .. }
+            | Kind::FillDefault { entity, .. } => (entity.discriminator_attr, entity.discriminator),
+            Kind::Drop {
+                discriminator,
+                attr,
+            } => (attr, discriminator),
+        }
+    }
+
+    /// Whether `item` is one this step reads.
+    pub(crate) fn reads(&self, item: &Item) -> bool {
+        let (attr, value) = self.target();
+        matches!(item.get(attr), Some(AttributeValue::S(s)) if s == value)
+    }
+}

@@ -1,0 +1,33 @@
+//! Schema evolution: a committed snapshot of a table's schema, drift checked
+//! against it at compile time, and migrations that move stored items.
+//!
+//! 1. **Defaults.** `#[dynamo(default)]` (or `default = "path"`) on a field
+//!    reads an item without the attribute as the default, so a field added
+//!    later does not break reading old items.
+//! 2. **A snapshot.** A `#[derive(DynamoTable)]` keeps its schema in
+//!    `dynakey/<Table>.schema` in the crate (or `#[dynamo(schema = "path")]`):
+//!    every entity's discriminator, key templates with formats, indexes and
+//!    fields. `Table::check_schema()` compares it with the code, and writes
+//!    it instead with `DYNAKEY_SCHEMA=overwrite` in the environment; put it
+//!    in a test to flag a stale snapshot in CI.
+//! 3. **Drift is a compile error.** The derive reads the snapshot, and a
+//!    change that strands stored items fails the build (DYNA501–DYNA506;
+//!    see [`drift`]) unless a migration in the table's
+//!    `#[dynamo(migrations = PATH)]` covers it.
+//! 4. **Migrations.** [`Migration`]s, run by `db.migrate(PATH)`: parallel
+//!    scans, resumable, idempotent, safe beside live writers, with a dry run
+//!    and progress.
+//! 5. **New indexes on a live table.** `db.sync_table(..)` adds the missing
+//!    global indexes; a backfill migration writes their keys into the items
+//!    already stored.
+
+#[doc(hidden)]
+pub mod drift;
+mod migration;
+mod runner;
+mod snapshot;
+mod sync;
+
+pub use migration::Migration;
+pub use runner::{Migrate, MigrationReport, Progress, StepReport};
+pub use snapshot::{check_file, render, SnapEntity, SnapField, SnapIndex, SnapKey};
