@@ -133,6 +133,29 @@ impl Backend {
             .map_err(|e| Error::backend("the TTL sweep failed", e))
     }
 
+    /// A DynamoDB Streams client for the same endpoint (the embedded engine
+    /// and moto serve the Streams API on the table's endpoint), with the
+    /// settings of [`client_for_endpoint`]. Feature `streams`.
+    ///
+    /// ```
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let streams = backend.streams_client();
+    /// assert_eq!(streams.config().region().unwrap().as_ref(), "us-east-1");
+    /// ```
+    #[cfg(feature = "streams")]
+    pub fn streams_client(&self) -> aws_sdk_dynamodbstreams::Client {
+        let conf = aws_sdk_dynamodbstreams::Config::builder()
+            .behavior_version(aws_sdk_dynamodbstreams::config::BehaviorVersion::latest())
+            .region(Region::new("us-east-1"))
+            .endpoint_url(&self.endpoint)
+            .credentials_provider(Credentials::new(
+                "dynakey", "dynakey", None, None, "dynakey",
+            ))
+            .http_client(aws_smithy_http_client::Builder::new().build_http())
+            .build();
+        aws_sdk_dynamodbstreams::Client::from_conf(conf)
+    }
+
     /// A table handle on this backend.
     ///
     /// ```
