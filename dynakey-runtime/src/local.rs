@@ -152,6 +152,9 @@ impl Backend {
                 "dynakey", "dynakey", None, None, "dynakey",
             ))
             .http_client(aws_smithy_http_client::Builder::new().build_http())
+            // dynoxide writes `userIdentity` in Lambda's casing (a TTL
+            // expiry's mark), which the SDK would not read.
+            .interceptor(crate::changes::client::LambdaCasedIdentity)
             .build();
         aws_sdk_dynamodbstreams::Client::from_conf(conf)
     }

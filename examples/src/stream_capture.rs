@@ -51,7 +51,8 @@ pub struct Captured {
 
 impl Captured {
     /// The raw records as a Lambda DynamoDB event's JSON (`{"Records": [..]}`),
-    /// each with the `eventSourceARN` Lambda adds.
+    /// each with the `eventSourceARN` Lambda adds and `userIdentity` in
+    /// Lambda's casing.
     pub fn lambda_event_json(&self, stream_arn: &str) -> Value {
         let records: Vec<Value> = self
             .json
@@ -60,6 +61,15 @@ impl Captured {
                 let mut r = r.clone();
                 if let Some(o) = r.as_object_mut() {
                     o.insert("eventSourceARN".into(), Value::String(stream_arn.into()));
+                    // Lambda spells the identity `type` / `principalId`,
+                    // the Streams API `Type` / `PrincipalId`.
+                    if let Some(id) = o.get_mut("userIdentity").and_then(Value::as_object_mut) {
+                        for (api, lambda) in [("Type", "type"), ("PrincipalId", "principalId")] {
+                            if let Some(v) = id.remove(api) {
+                                id.insert(lambda.into(), v);
+                            }
+                        }
+                    }
                 }
                 r
             })

@@ -15,11 +15,15 @@ use std::sync::{Arc, Mutex};
 use aws_credential_types::provider::{error::CredentialsError, future, ProvideCredentials};
 use aws_credential_types::Credentials;
 use aws_sdk_dynamodb::config::BehaviorVersion;
+use aws_sdk_dynamodbstreams::operation::get_records::GetRecordsOutput;
+use aws_sdk_dynamodbstreams::types::Identity;
 use aws_sdk_dynamodbstreams::Client as StreamsClient;
 use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::auth::AuthSchemeId;
 use aws_smithy_runtime_api::client::identity::{ResolveIdentity, SharedIdentityResolver};
-use aws_smithy_runtime_api::client::interceptors::context::BeforeTransmitInterceptorContextRef;
+use aws_smithy_runtime_api::client::interceptors::context::{
+    BeforeTransmitInterceptorContextRef, FinalizerInterceptorContextMut,
+};
 use aws_smithy_runtime_api::client::interceptors::Intercept;
 use aws_smithy_runtime_api::client::runtime_components::{GetIdentityResolver, RuntimeComponents};
 use aws_smithy_types::config_bag::ConfigBag;
@@ -103,6 +107,72 @@ impl Intercept for SeeEndpoint {
     }
 }
 
+/// Reads the `userIdentity` of `GetRecords` records written in Lambda's
+/// casing (`type`, `principalId`) where the Streams API has `Type` and
+/// `PrincipalId`. dynoxide 3.2 answers in Lambda's casing, which the SDK
+/// does not read, so without this a TTL expiry on the embedded engine would
+/// look like a plain removal. Records that already have an identity are
+/// left alone.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct LambdaCasedIdentity;
+
+impl Intercept for LambdaCasedIdentity {
+    fn name(&self) -> &'static str {
+        "dynakey-lambda-cased-identity"
+    }
+
+    fn modify_before_attempt_completion(
+        &self,
+        context: &mut FinalizerInterceptorContextMut<'_>,
+        _: &RuntimeComponents,
+        _: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let Some(body) = context.response().and_then(|r| r.body().bytes()) else {
+            return Ok(());
+        };
+        // Most responses have no such identity: skip them without parsing.
+        if !body.windows(13).any(|w| w == b"\"principalId\"") {
+            return Ok(());
+        }
+        let Ok(v) = serde_json::from_slice::<serde_json::Value>(body) else {
+            return Ok(());
+        };
+        let identities: Vec<Option<Identity>> = v["Records"]
+            .as_array()
+            .map(|records| {
+                records
+                    .iter()
+                    .map(|r| {
+                        let id = r.get("userIdentity")?;
+                        Some(
+                            Identity::builder()
+                                .set_type(id["type"].as_str().map(str::to_owned))
+                                .set_principal_id(id["principalId"].as_str().map(str::to_owned))
+                                .build(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let Some(Ok(output)) = context.output_or_error_mut() else {
+            return Ok(());
+        };
+        let Some(out) = output.downcast_mut::<GetRecordsOutput>() else {
+            return Ok(());
+        };
+        for (record, identity) in out.records.iter_mut().flatten().zip(identities) {
+            if record
+                .user_identity
+                .as_ref()
+                .is_none_or(|i| i.r#type().is_none())
+            {
+                record.user_identity = identity.or(record.user_identity.take());
+            }
+        }
+        Ok(())
+    }
+}
+
 /// `scheme://authority` of a request URI (the endpoint, without the path).
 fn base_url(uri: &str) -> Option<String> {
     let (scheme, rest) = uri.split_once("://")?;
@@ -161,6 +231,7 @@ pub(crate) fn streams_client(
     if let Some(e) = seen.endpoint().filter(|e| !is_aws(e)) {
         b = b.endpoint_url(e);
     }
+    b = b.interceptor(LambdaCasedIdentity);
     StreamsClient::from_conf(b.build())
 }
 

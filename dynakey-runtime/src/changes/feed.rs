@@ -11,7 +11,7 @@ use aws_sdk_dynamodbstreams::Client as StreamsClient;
 
 use super::change::Change;
 use super::checkpoint::Checkpoint;
-use super::client::{streams_client, SeeEndpoint};
+use super::client::{streams_client, LambdaCasedIdentity, SeeEndpoint};
 use super::decoder::ChangeDecoder;
 use super::streams_api::record_from_stream;
 use crate::db::Db;
@@ -143,7 +143,11 @@ impl<T> ChangeFeed<T> {
     /// # let backend = dynakey_runtime::local::memory().unwrap();
     /// # let db = backend.db("notes");
     /// use dynakey_runtime::changes::ChangeDecoder;
-    /// let feed = db.changes(ChangeDecoder::<Note>::entity()).from_latest().page_size(100);
+    /// let feed = db
+    ///     .changes(ChangeDecoder::<Note>::entity())
+    ///     .from_latest()
+    ///     .page_size(100)
+    ///     .poll_interval(std::time::Duration::from_millis(50));
     /// assert!(feed.checkpoint().shards.is_empty());
     /// ```
     pub fn from_latest(mut self) -> Self {
@@ -151,14 +155,15 @@ impl<T> ChangeFeed<T> {
         self
     }
 
-    /// Records per `GetRecords` request (1 to 1000; 1000 by default).
+    /// Records per `GetRecords` request (1 to 1000; 1000 by default; see
+    /// the example on [`from_latest`](Self::from_latest)).
     pub fn page_size(mut self, n: i32) -> Self {
         self.page_size = n.clamp(1, 1000);
         self
     }
 
     /// How long [`next`](Self::next) waits between reads that find nothing
-    /// (250 ms by default).
+    /// (250 ms by default; see the example on [`from_latest`](Self::from_latest)).
     pub fn poll_interval(mut self, d: Duration) -> Self {
         self.poll_interval = d;
         self
@@ -166,13 +171,31 @@ impl<T> ChangeFeed<T> {
 
     /// Reads through this Streams client instead of one derived from the
     /// table's client (same region, credentials, HTTP client; the table's
-    /// endpoint on an emulator, the regional Streams endpoint on AWS).
+    /// endpoint on an emulator, the regional Streams endpoint on AWS; see
+    /// the example on [`stream_arn`](Self::stream_arn)).
     pub fn streams_client(mut self, client: StreamsClient) -> Self {
         self.client = Some(client);
         self
     }
 
-    /// Follows this stream instead of the table's latest one.
+    /// Follows this stream instead of the table's latest one. With
+    /// [`streams_client`](Self::streams_client) too, the feed never asks
+    /// the table (the Streams API is all it uses).
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # struct Note { user: String }
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let feed = backend
+    ///     .db("notes")
+    ///     .changes(dynakey_runtime::changes::ChangeDecoder::<Note>::entity())
+    ///     .streams_client(backend.streams_client())
+    ///     .stream_arn("arn:aws:dynamodb:dynoxide:000000000000:table/notes/stream/1");
+    /// assert!(feed.checkpoint().stream_arn.is_none()); // set once it starts
+    /// ```
     pub fn stream_arn(mut self, arn: impl Into<String>) -> Self {
         self.arn = Some(arn.into());
         self
@@ -304,31 +327,33 @@ impl<T> ChangeFeed<T> {
     }
 
     async fn start(&mut self) -> Result<(), Error> {
-        let seen = SeeEndpoint::default();
-        let table = self
-            .db
-            .client
-            .describe_table()
-            .table_name(self.db.table_name())
-            .customize()
-            .interceptor(seen.clone())
-            .send()
-            .await
-            .map_err(|e| Error::from_sdk(e, 1))?;
-        if self.client.is_none() {
-            self.client = Some(streams_client(&self.db.client, &seen));
-        }
-        if self.arn.is_none() {
-            let arn = table
-                .table()
-                .filter(|t| t.stream_specification().is_none_or(|s| s.stream_enabled()))
-                .and_then(|t| t.latest_stream_arn());
-            self.arn = Some(arn.map(str::to_owned).ok_or_else(|| {
-                Error::refused(format!(
-                    "table {} has no stream: create it with TableOptions::default().stream(..)",
-                    self.db.table_name()
-                ))
-            })?);
+        if self.client.is_none() || self.arn.is_none() {
+            let seen = SeeEndpoint::default();
+            let table = self
+                .db
+                .client
+                .describe_table()
+                .table_name(self.db.table_name())
+                .customize()
+                .interceptor(seen.clone())
+                .send()
+                .await
+                .map_err(|e| Error::from_sdk(e, 1))?;
+            if self.client.is_none() {
+                self.client = Some(streams_client(&self.db.client, &seen));
+            }
+            if self.arn.is_none() {
+                let arn = table
+                    .table()
+                    .filter(|t| t.stream_specification().is_none_or(|s| s.stream_enabled()))
+                    .and_then(|t| t.latest_stream_arn());
+                self.arn = Some(arn.map(str::to_owned).ok_or_else(|| {
+                    Error::refused(format!(
+                        "table {} has no stream: create it with TableOptions::default().stream(..)",
+                        self.db.table_name()
+                    ))
+                })?);
+            }
         }
         if self.checkpoint.stream_arn.is_some() && self.checkpoint.stream_arn != self.arn {
             // The positions are another stream's (the table's stream was
@@ -452,6 +477,8 @@ impl<T> ChangeFeed<T> {
             .get_records()
             .shard_iterator(iterator)
             .limit(self.page_size)
+            .customize()
+            .interceptor(LambdaCasedIdentity)
             .send()
             .await
         {

@@ -113,6 +113,12 @@ fn created_at(v: &Value) -> Option<SystemTime> {
 ///     "dynamodb": { "Keys": { "pk": { "S": "A" } }, "SequenceNumber": "7" }
 /// })).unwrap();
 /// assert_eq!((r.op, r.sequence_number.as_deref()), (Operation::Expire, Some("7")));
+/// let api_casing = serde_json::json!({
+///     "eventName": "REMOVE",
+///     "userIdentity": { "Type": "Service", "PrincipalId": "dynamodb.amazonaws.com" },
+///     "dynamodb": { "Keys": { "pk": { "S": "A" } } }
+/// });
+/// assert_eq!(record_from_json(&api_casing).unwrap().op, Operation::Expire);
 /// assert!(record_from_json(&serde_json::json!({ "eventName": "INSERT" })).is_err());
 /// ```
 pub fn record_from_json(v: &Value) -> Result<ChangeRecord, ChangeError> {
@@ -120,9 +126,15 @@ pub fn record_from_json(v: &Value) -> Result<ChangeRecord, ChangeError> {
         .get("eventName")
         .and_then(Value::as_str)
         .ok_or_else(|| ChangeError::malformed("no eventName"))?;
+    // The Streams API writes `Type` / `PrincipalId`, Lambda `type` /
+    // `principalId` (and some emulators answer the API in Lambda's casing).
     let identity = v.get("userIdentity");
-    let field = |k: &str| identity.and_then(|i| i.get(k)).and_then(Value::as_str);
-    let ttl = is_ttl_identity(field("type"), field("principalId"));
+    let field = |a: &str, b: &str| {
+        identity
+            .and_then(|i| i.get(a).or_else(|| i.get(b)))
+            .and_then(Value::as_str)
+    };
+    let ttl = is_ttl_identity(field("type", "Type"), field("principalId", "PrincipalId"));
     let op = Operation::from_event_name(name, ttl)
         .ok_or_else(|| ChangeError::malformed(format!("unknown eventName {name:?}")))?;
     let d = v

@@ -66,7 +66,7 @@ mod json;
 mod record;
 
 #[cfg(feature = "streams")]
-mod client;
+pub(crate) mod client;
 #[cfg(feature = "streams")]
 mod feed;
 #[cfg(feature = "streams")]
