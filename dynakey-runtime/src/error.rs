@@ -12,10 +12,11 @@
 //!   `ValidationException`), [`Error::Throttled`], [`Error::BatchIncomplete`],
 //!   and [`Error::Sdk`] for everything else the SDK reports;
 //! - anything else: [`Error::Decode`] and [`Error::UnknownDiscriminator`]
-//!   (items that do not read back), [`Error::Backend`] (the embedded engine,
+//!   (items that do not read back), [`Error::Change`] (stream records that
+//!   do not become typed changes), [`Error::Backend`] (the embedded engine,
 //!   sockets, paths).
 //!
-//! Wrapping variants (`KeyFormat`, `Encode`, `Decode`, `Sdk`) are
+//! Wrapping variants (`KeyFormat`, `Encode`, `Decode`, `Change`, `Sdk`) are
 //! transparent: their text is the inner error's and `source()` is the inner
 //! error's source, so a reporter that prints the chain prints nothing twice.
 //! Variants that DynamoDB answered keep the SDK error as their `source()`.
@@ -130,6 +131,9 @@ pub enum Error {
         /// The underlying error, if any.
         source: Option<BoxError>,
     },
+    /// A stream record did not become a typed change (transparent): see
+    /// [`crate::changes::ChangeError`].
+    Change(crate::changes::ChangeError),
     /// Any other error of the AWS SDK, kept as it was (transparent).
     Sdk(BoxError),
 }
@@ -192,6 +196,7 @@ impl fmt::Display for Error {
                 Ok(())
             }
             Self::Backend { message, .. } => write!(f, "backend: {message}"),
+            Self::Change(e) => e.fmt(f),
             Self::Sdk(e) => e.fmt(f),
         }
     }
@@ -203,6 +208,7 @@ impl std::error::Error for Error {
             Self::KeyFormat(e) => e.source(),
             Self::Encode(e) => e.source(),
             Self::Decode(e) => e.source(),
+            Self::Change(e) => e.source(),
             Self::Sdk(e) => e.source(),
             Self::ConditionFailed { source, .. }
             | Self::Validation { source, .. }
@@ -226,6 +232,12 @@ impl From<EncodeError> for Error {
             EncodeError::Key(k) => Self::KeyFormat(k),
             other => Self::Encode(other),
         }
+    }
+}
+
+impl From<crate::changes::ChangeError> for Error {
+    fn from(e: crate::changes::ChangeError) -> Self {
+        Self::Change(e)
     }
 }
 

@@ -52,8 +52,13 @@
 //!   default so that production builds compile no SQLite; tests turn it on.
 //! - `testing`: fault injection at the HTTP layer (`fault`), for testing
 //!   retry paths.
+//! - `streams`: the change feed (`db.changes(..)`) and typed changes from
+//!   Streams API records (`aws-sdk-dynamodbstreams`); see [`changes`].
+//! - `lambda`: typed changes from Lambda's DynamoDB event
+//!   (`aws_lambda_events`).
 
 mod batch;
+pub mod changes;
 mod check;
 pub mod codec;
 mod consistency;

@@ -48,9 +48,16 @@ pub struct Backend {
     server: Option<Server>,
 }
 
-#[derive(Debug)]
 struct Server {
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    /// The engine the server serves, for what has no API request (TTL).
+    engine: dynoxide::Database,
+}
+
+impl std::fmt::Debug for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server").finish_non_exhaustive()
+    }
 }
 
 impl Drop for Server {
@@ -96,6 +103,62 @@ impl Backend {
         config_for_endpoint(&self.endpoint)
     }
 
+    /// Deletes every item whose TTL has passed (by the engine's clock, see
+    /// [`memory_with_clock`]) now, as DynamoDB's TTL service does in its
+    /// own time; each deletion is a stream record of TTL's identity.
+    /// Returns how many it deleted. Only the embedded engine has it: on an
+    /// endpoint it is an [`Error::Backend`].
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// assert_eq!(backend.sweep_ttl().await.unwrap(), 0);
+    /// # });
+    /// ```
+    pub async fn sweep_ttl(&self) -> Result<usize, Error> {
+        let Some(server) = &self.server else {
+            return Err(Error::Backend {
+                message: format!(
+                    "{} is not the embedded engine: no TTL sweep on demand",
+                    self.endpoint
+                ),
+                source: None,
+            });
+        };
+        let engine = server.engine.clone();
+        // The sweep blocks on the engine's lock a page at a time.
+        tokio::task::spawn_blocking(move || engine.sweep_ttl())
+            .await
+            .map_err(|e| Error::backend("the TTL sweep stopped", e))?
+            .map_err(|e| Error::backend("the TTL sweep failed", e))
+    }
+
+    /// A DynamoDB Streams client for the same endpoint (the embedded engine
+    /// and moto serve the Streams API on the table's endpoint), with the
+    /// settings of [`client_for_endpoint`]. Feature `streams`.
+    ///
+    /// ```
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let streams = backend.streams_client();
+    /// assert_eq!(streams.config().region().unwrap().as_ref(), "us-east-1");
+    /// ```
+    #[cfg(feature = "streams")]
+    pub fn streams_client(&self) -> aws_sdk_dynamodbstreams::Client {
+        let conf = aws_sdk_dynamodbstreams::Config::builder()
+            .behavior_version(aws_sdk_dynamodbstreams::config::BehaviorVersion::latest())
+            .region(Region::new("us-east-1"))
+            .endpoint_url(&self.endpoint)
+            .credentials_provider(Credentials::new(
+                "dynakey", "dynakey", None, None, "dynakey",
+            ))
+            .http_client(aws_smithy_http_client::Builder::new().build_http())
+            // dynoxide writes `userIdentity` in Lambda's casing (a TTL
+            // expiry's mark), which the SDK would not read.
+            .interceptor(crate::changes::client::LambdaCasedIdentity)
+            .build();
+        aws_sdk_dynamodbstreams::Client::from_conf(conf)
+    }
+
     /// A table handle on this backend.
     ///
     /// ```
@@ -115,6 +178,33 @@ impl Backend {
 /// ```
 pub fn memory() -> Result<Backend, Error> {
     let db = dynoxide::Database::memory().map_err(|e| {
+        Error::backend(
+            "the embedded engine could not open an in-memory database",
+            e,
+        )
+    })?;
+    serve(db)
+}
+
+/// A clock the embedded engine reads for TTL and stream timestamps, set by
+/// hand (dynoxide's): see [`memory_with_clock`].
+pub use dynoxide::storage_backend::ManualClock;
+
+/// The embedded engine on an in-memory database whose clock is `clock`:
+/// TTL expiry ([`Backend::sweep_ttl`]) and stream record times follow it,
+/// so a test can move time forward instead of waiting.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use dynakey_runtime::local::{memory_with_clock, ManualClock};
+/// let clock = ManualClock::new(1_700_000_000);
+/// let backend = memory_with_clock(&clock).unwrap();
+/// clock.tick(std::time::Duration::from_secs(3600));
+/// assert_eq!(backend.sweep_ttl().await.unwrap(), 0);
+/// # });
+/// ```
+pub fn memory_with_clock(clock: &ManualClock) -> Result<Backend, Error> {
+    let db = dynoxide::Database::memory_with_clock(clock.arc()).map_err(|e| {
         Error::backend(
             "the embedded engine could not open an in-memory database",
             e,
@@ -189,6 +279,7 @@ pub fn from_env() -> Result<Backend, Error> {
 }
 
 fn serve(db: dynoxide::Database) -> Result<Backend, Error> {
+    let engine = db.clone();
     let io =
         |e: std::io::Error| Error::backend("the embedded engine could not listen on loopback", e);
     let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(io)?;
@@ -233,6 +324,9 @@ fn serve(db: dynoxide::Database) -> Result<Backend, Error> {
     Ok(Backend {
         client: client_for_endpoint(&endpoint),
         endpoint,
-        server: Some(Server { shutdown: Some(tx) }),
+        server: Some(Server {
+            shutdown: Some(tx),
+            engine,
+        }),
     })
 }

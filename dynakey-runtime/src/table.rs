@@ -1,5 +1,7 @@
 //! Creating the table a set of entities needs.
 
+mod options;
+
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -12,6 +14,8 @@ use aws_sdk_dynamodb::Client;
 
 use crate::entity::{EntityMeta, IndexKind};
 use crate::error::Error;
+
+pub use options::{create_table_with, TableOptions};
 
 pub(crate) fn invalid(message: String) -> Error {
     Error::refused(message)
@@ -138,6 +142,16 @@ impl Plan {
 /// # });
 /// ```
 pub async fn create_table(client: &Client, name: &str, metas: &[&EntityMeta]) -> Result<(), Error> {
+    create_table_with(client, name, metas, &TableOptions::default()).await
+}
+
+/// [`create_table`] with [`TableOptions`]; the one implementation.
+async fn create(
+    client: &Client,
+    name: &str,
+    metas: &[&EntityMeta],
+    options: &TableOptions,
+) -> Result<(), Error> {
     let plan = Plan::from_metas(metas)?;
     let pk = plan.pk.unwrap_or("pk");
     let sk = plan.sk.flatten();
@@ -185,8 +199,11 @@ pub async fn create_table(client: &Client, name: &str, metas: &[&EntityMeta]) ->
             }
         }
     }
-    match req.send().await {
-        Ok(_) => {}
+    if let Some(spec) = options.stream_specification()? {
+        req = req.stream_specification(spec);
+    }
+    let existed = match req.send().await {
+        Ok(_) => false,
         Err(e) => {
             let exists = e
                 .as_service_error()
@@ -194,9 +211,13 @@ pub async fn create_table(client: &Client, name: &str, metas: &[&EntityMeta]) ->
             if !exists {
                 return Err(Error::from_sdk(e, 1));
             }
+            true
         }
-    }
+    };
     wait_active(client, name).await?;
+    if existed {
+        options.ensure_stream(client, name).await?;
+    }
     if let Some(ttl) = plan.ttl {
         // Backends without TTL, or a TTL already on: nothing to do.
         let _ = client

@@ -90,6 +90,11 @@
 //!   ```
 //! - `testing` (off by default): `fault`, fault injection at the HTTP
 //!   layer for testing retry paths.
+//! - `streams` (off by default): `db.changes(..)`, a consumer of a table's
+//!   stream yielding typed changes, and typed changes from
+//!   `aws-sdk-dynamodbstreams` records (see `changes`).
+//! - `lambda` (off by default): typed changes from Lambda's DynamoDB event
+//!   (`aws_lambda_events`).
 //!
 //! ## Reading, writing and updating
 //!
@@ -154,6 +159,11 @@ pub use aws_sdk_dynamodb::primitives::Blob;
 
 // Modules, for what the names above do not cover.
 pub use dynakey_runtime::{codec, entity, error, expr, key, ops, query, schema, table, update};
+
+/// Typed change streams: inserts, updates, deletes and expiries as typed
+/// changes, from the Streams API (feature `streams`, with the `db.changes(..)`
+/// feed), Lambda events (feature `lambda`) or DynamoDB JSON.
+pub use dynakey_runtime::changes;
 
 /// The embedded engine (feature `local`): dynoxide on SQLite, in the
 /// process, or the server `DYNAKEY_ENDPOINT` names.

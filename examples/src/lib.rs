@@ -11,6 +11,8 @@ pub mod meter;
 pub mod recipes;
 pub mod report;
 pub mod seeds;
+pub mod stream_capture;
+pub mod task_counts;
 
 use dynakey::codec::Item;
 use dynakey::local::Backend;

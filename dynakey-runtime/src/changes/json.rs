@@ -1,0 +1,281 @@
+//! Stream records as DynamoDB JSON (`{"eventName": "INSERT", "dynamodb":
+//! {"Keys": {"pk": {"S": ".."}}, ..}}`), as a test, a replay tool or a
+//! Lambda function's raw input holds them.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use aws_sdk_dynamodb::primitives::Blob;
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde_json::Value;
+
+use super::change::Change;
+use super::decoder::ChangeDecoder;
+use super::error::ChangeError;
+use super::record::{is_ttl_identity, ChangeRecord, Operation, StreamView};
+use crate::codec::Item;
+
+/// One attribute value from DynamoDB JSON (`{"S": "x"}`, `{"N": "1"}`,
+/// `{"B": "<base64>"}`, `{"L": [..]}`, `{"M": {..}}`, sets, `BOOL`,
+/// `NULL`); `path` names it in errors.
+fn attribute(v: &Value, path: &str) -> Result<AttributeValue, ChangeError> {
+    let bad = |what: &str| ChangeError::malformed(format!("{path}: {what}"));
+    let obj = v
+        .as_object()
+        .filter(|o| o.len() == 1)
+        .ok_or_else(|| bad("expected an object with one type tag, as {\"S\": \"text\"}"))?;
+    let (tag, inner) = obj.iter().next().ok_or_else(|| bad("no type tag"))?;
+    let text = |x: &Value| {
+        x.as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| bad(&format!("{tag} holds a string")))
+    };
+    let blob = |x: &Value| {
+        let s = x
+            .as_str()
+            .ok_or_else(|| bad(&format!("{tag} holds base64 text")))?;
+        aws_smithy_types::base64::decode(s)
+            .map(Blob::new)
+            .map_err(|e| bad(&format!("{tag} is not base64: {e}")))
+    };
+    let list = |x: &Value| {
+        x.as_array()
+            .ok_or_else(|| bad(&format!("{tag} holds a list")))
+            .cloned()
+    };
+    Ok(match tag.as_str() {
+        "S" => AttributeValue::S(text(inner)?),
+        // Some writers give numbers as JSON numbers; DynamoDB JSON has text.
+        "N" => AttributeValue::N(match inner {
+            Value::Number(n) => n.to_string(),
+            other => text(other)?,
+        }),
+        "B" => AttributeValue::B(blob(inner)?),
+        "BOOL" => AttributeValue::Bool(
+            inner
+                .as_bool()
+                .ok_or_else(|| bad("BOOL holds true or false"))?,
+        ),
+        "NULL" => AttributeValue::Null(inner.as_bool().unwrap_or(true)),
+        "SS" => AttributeValue::Ss(list(inner)?.iter().map(text).collect::<Result<_, _>>()?),
+        "NS" => AttributeValue::Ns(
+            list(inner)?
+                .iter()
+                .map(|x| match x {
+                    Value::Number(n) => Ok(n.to_string()),
+                    other => text(other),
+                })
+                .collect::<Result<_, _>>()?,
+        ),
+        "BS" => AttributeValue::Bs(list(inner)?.iter().map(blob).collect::<Result<_, _>>()?),
+        "L" => AttributeValue::L(
+            list(inner)?
+                .iter()
+                .enumerate()
+                .map(|(i, x)| attribute(x, &format!("{path}[{i}]")))
+                .collect::<Result<_, _>>()?,
+        ),
+        "M" => AttributeValue::M(item(inner, path)?),
+        other => return Err(bad(&format!("unknown type tag {other:?}"))),
+    })
+}
+
+/// An item (a map of attribute values) from DynamoDB JSON.
+pub(crate) fn item(v: &Value, path: &str) -> Result<Item, ChangeError> {
+    let obj = v
+        .as_object()
+        .ok_or_else(|| ChangeError::malformed(format!("{path}: expected a map of attributes")))?;
+    obj.iter()
+        .map(|(k, x)| Ok((k.clone(), attribute(x, &format!("{path}.{k}"))?)))
+        .collect()
+}
+
+/// The record's `ApproximateCreationDateTime`: epoch seconds as a number
+/// (the Streams API's JSON, Lambda) or as text.
+fn created_at(v: &Value) -> Option<SystemTime> {
+    let secs = match v {
+        Value::Number(n) => n.as_f64()?,
+        Value::String(s) => s.parse().ok()?,
+        _ => return None,
+    };
+    (secs.is_finite() && secs >= 0.0).then(|| UNIX_EPOCH + Duration::from_secs_f64(secs))
+}
+
+/// A [`ChangeRecord`] from one stream record in DynamoDB JSON: the Streams
+/// API's `Record` shape or a Lambda event record (they share the names
+/// that matter: `eventName`, `eventID`, `userIdentity`, `dynamodb.Keys`,
+/// `NewImage`, `OldImage`, `SequenceNumber`, `StreamViewType`).
+///
+/// ```
+/// use dynakey_runtime::changes::{record_from_json, Operation};
+/// let r = record_from_json(&serde_json::json!({
+///     "eventName": "REMOVE",
+///     "userIdentity": { "type": "Service", "principalId": "dynamodb.amazonaws.com" },
+///     "dynamodb": { "Keys": { "pk": { "S": "A" } }, "SequenceNumber": "7" }
+/// })).unwrap();
+/// assert_eq!((r.op, r.sequence_number.as_deref()), (Operation::Expire, Some("7")));
+/// let api_casing = serde_json::json!({
+///     "eventName": "REMOVE",
+///     "userIdentity": { "Type": "Service", "PrincipalId": "dynamodb.amazonaws.com" },
+///     "dynamodb": { "Keys": { "pk": { "S": "A" } } }
+/// });
+/// assert_eq!(record_from_json(&api_casing).unwrap().op, Operation::Expire);
+/// assert!(record_from_json(&serde_json::json!({ "eventName": "INSERT" })).is_err());
+/// ```
+pub fn record_from_json(v: &Value) -> Result<ChangeRecord, ChangeError> {
+    let name = v
+        .get("eventName")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ChangeError::malformed("no eventName"))?;
+    // The Streams API writes `Type` / `PrincipalId`, Lambda `type` /
+    // `principalId` (and some emulators answer the API in Lambda's casing).
+    let identity = v.get("userIdentity");
+    let field = |a: &str, b: &str| {
+        identity
+            .and_then(|i| i.get(a).or_else(|| i.get(b)))
+            .and_then(Value::as_str)
+    };
+    let ttl = is_ttl_identity(field("type", "Type"), field("principalId", "PrincipalId"));
+    let op = Operation::from_event_name(name, ttl)
+        .ok_or_else(|| ChangeError::malformed(format!("unknown eventName {name:?}")))?;
+    let d = v
+        .get("dynamodb")
+        .ok_or_else(|| ChangeError::malformed("no dynamodb section"))?;
+    let keys = item(
+        d.get("Keys")
+            .ok_or_else(|| ChangeError::malformed("no dynamodb.Keys"))?,
+        "Keys",
+    )?;
+    let image = |k: &str| -> Result<Option<Item>, ChangeError> {
+        match d.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(x) => item(x, k).map(|i| Some(i).filter(|i| !i.is_empty())),
+        }
+    };
+    let text = |x: Option<&Value>| x.and_then(Value::as_str).map(str::to_owned);
+    let mut r = ChangeRecord::new(op, keys);
+    r.old = image("OldImage")?;
+    r.new = image("NewImage")?;
+    r.view = d
+        .get("StreamViewType")
+        .and_then(Value::as_str)
+        .and_then(StreamView::parse);
+    r.sequence_number = text(d.get("SequenceNumber"));
+    r.event_id = text(v.get("eventID"));
+    r.created_at = d.get("ApproximateCreationDateTime").and_then(created_at);
+    Ok(r)
+}
+
+impl<T> ChangeDecoder<T> {
+    /// Decodes one stream record held as DynamoDB JSON (see
+    /// [`record_from_json`] for the shapes it reads, and the example on
+    /// [`ChangeDecoder`]).
+    pub fn decode_json(&self, record: &Value) -> Result<Change<T>, ChangeError> {
+        self.decode(&record_from_json(record)?)
+    }
+
+    /// Decodes one stream record held as DynamoDB JSON text.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # struct Note { user: String }
+    /// use dynakey_runtime::changes::{ChangeDecoder, ChangeError};
+    /// let d = ChangeDecoder::<Note>::entity();
+    /// assert!(matches!(d.decode_json_str("{not json"), Err(ChangeError::Malformed { .. })));
+    /// ```
+    pub fn decode_json_str(&self, record: &str) -> Result<Change<T>, ChangeError> {
+        let v: Value = serde_json::from_str(record)
+            .map_err(|e| ChangeError::malformed(format!("not JSON: {e}")))?;
+        self.decode_json(&v)
+    }
+
+    /// Decodes a batch: a JSON array of records, or an object with a
+    /// `Records` array (a Lambda event, a `GetRecords` response), in order.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # struct Note { user: String }
+    /// use dynakey_runtime::changes::ChangeDecoder;
+    /// let d = ChangeDecoder::<Note>::entity();
+    /// assert!(d.decode_json_batch(&serde_json::json!({ "Records": [] })).unwrap().is_empty());
+    /// assert!(d.decode_json_batch(&serde_json::json!(7)).is_err());
+    /// ```
+    pub fn decode_json_batch(&self, records: &Value) -> Result<Vec<Change<T>>, ChangeError> {
+        let list = records
+            .get("Records")
+            .unwrap_or(records)
+            .as_array()
+            .ok_or_else(|| {
+                ChangeError::malformed("expected an array of records or {\"Records\": [..]}")
+            })?;
+        list.iter().map(|r| self.decode_json(r)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_attribute_type_reads() {
+        let i = item(
+            &json!({
+                "s": {"S": "x"}, "n": {"N": "1.5"}, "nn": {"N": 2}, "b": {"B": "aGk="},
+                "t": {"BOOL": true}, "z": {"NULL": true}, "ss": {"SS": ["a", "b"]},
+                "ns": {"NS": ["1", 2]}, "bs": {"BS": ["aGk="]},
+                "l": {"L": [{"S": "y"}, {"M": {"k": {"N": "3"}}}]}
+            }),
+            "img",
+        )
+        .unwrap();
+        assert_eq!(i["n"], AttributeValue::N("1.5".into()));
+        assert_eq!(i["nn"], AttributeValue::N("2".into()));
+        assert_eq!(i["b"], AttributeValue::B(Blob::new("hi")));
+        assert_eq!(i["ns"], AttributeValue::Ns(vec!["1".into(), "2".into()]));
+        assert_eq!(i["z"], AttributeValue::Null(true));
+        let AttributeValue::L(l) = &i["l"] else {
+            panic!()
+        };
+        assert_eq!(
+            l[1],
+            AttributeValue::M([("k".to_owned(), AttributeValue::N("3".into()))].into())
+        );
+    }
+
+    #[test]
+    fn bad_values_name_their_path() {
+        let e = item(&json!({"l": {"L": [{"S": "y"}, {"Q": 1}]}}), "NewImage").unwrap_err();
+        assert!(e.to_string().contains("NewImage.l[1]"), "{e}");
+        let e = item(&json!({"b": {"B": "***"}}), "OldImage").unwrap_err();
+        assert!(e.to_string().contains("OldImage.b"), "{e}");
+        let e = item(&json!({"x": {"S": "a", "N": "1"}}), "Keys").unwrap_err();
+        assert!(e.to_string().contains("one type tag"), "{e}");
+    }
+
+    #[test]
+    fn a_lambda_style_record_reads() {
+        let r = record_from_json(&json!({
+            "eventID": "e1", "eventName": "MODIFY", "eventSourceARN": "arn:x",
+            "dynamodb": {
+                "ApproximateCreationDateTime": 1700000000.5,
+                "Keys": {"pk": {"S": "A"}},
+                "OldImage": {"pk": {"S": "A"}, "v": {"N": "1"}},
+                "NewImage": {"pk": {"S": "A"}, "v": {"N": "2"}},
+                "SequenceNumber": "111", "SizeBytes": 26, "StreamViewType": "NEW_AND_OLD_IMAGES"
+            }
+        }))
+        .unwrap();
+        assert_eq!(r.op, Operation::Modify);
+        assert_eq!(r.view, Some(StreamView::NewAndOldImages));
+        assert_eq!(r.event_id.as_deref(), Some("e1"));
+        let t = r.created_at.unwrap().duration_since(UNIX_EPOCH).unwrap();
+        assert_eq!(t.as_millis(), 1_700_000_000_500);
+        assert_eq!(r.new.unwrap()["v"], AttributeValue::N("2".into()));
+    }
+}

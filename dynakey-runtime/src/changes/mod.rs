@@ -1,0 +1,91 @@
+//! Typed change streams: every insert, update, delete and expiry of a
+//! table as a [`Change`] of a derived union (or of one entity), with the
+//! fields that differ and the indexes the item entered or left.
+//!
+//! Three sources, one decoder ([`ChangeDecoder`]):
+//!
+//! - records of the DynamoDB Streams API (`aws-sdk-dynamodbstreams`,
+//!   feature `streams`): `decode_stream_record`;
+//! - Lambda's DynamoDB event (`aws_lambda_events`, feature `lambda`):
+//!   `decode_lambda_record`, `decode_lambda_event`;
+//! - DynamoDB JSON (a `serde_json::Value` or text, always available):
+//!   [`ChangeDecoder::decode_json`], [`ChangeDecoder::decode_json_str`],
+//!   [`ChangeDecoder::decode_json_batch`].
+//!
+//! Each becomes a [`ChangeRecord`] first, and [`ChangeDecoder::decode`]
+//! reads that. With the `streams` feature, `db.changes(decoder)` (a
+//! `ChangeFeed`) follows a table's stream through the Streams API, and
+//! [`TableOptions::stream`](crate::table::TableOptions::stream) has
+//! `create_table_with` enable the stream.
+//!
+//! What a change says:
+//!
+//! - [`ChangeKind::Inserted`], [`ChangeKind::Modified`] (with `changed`,
+//!   the fields whose stored value differs), [`ChangeKind::Removed`], and
+//!   [`ChangeKind::Expired`] when TTL removed the item (the record's
+//!   `userIdentity` is DynamoDB's service);
+//! - [`Change::indexes`]: for each index the item entered, left or moved
+//!   in, computed from the images' index key attributes (an item is in an
+//!   index while all its index key attributes exist);
+//! - an item of an unknown type is [`ChangeKind::Unknown`] with the raw
+//!   images, or an error with [`ChangeDecoder::strict`];
+//! - a record without an image the change needs (a `KEYS_ONLY`,
+//!   `NEW_IMAGE` or `OLD_IMAGE` stream) is [`ChangeError::MissingImage`],
+//!   or [`ChangeKind::Partial`] with [`ChangeDecoder::allow_partial`].
+//!
+//! ```
+//! # use dynakey_derive::{DynamoEntity, DynamoUnion};
+//! # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+//! # #[dynamo(crate = "dynakey_runtime", entity = "TASK", discriminator_attr = "entity")]
+//! # #[pk("ORG#<org>")]
+//! # #[sk("TASK#<id>")]
+//! # #[gsi("GSI1", pk = "FLAGGED#<org>", sk = "<flagged_by>#<id>", sparse)]
+//! # struct Task { org: String, id: String, title: String, flagged_by: Option<String> }
+//! # #[derive(DynamoUnion, Debug, Clone, PartialEq)]
+//! # #[dynamo(crate = "dynakey_runtime")]
+//! # enum OrgItem { Task(Task) }
+//! use dynakey_runtime::changes::{ChangeDecoder, ChangeKind, ChangeRecord, Operation};
+//! use dynakey_runtime::Entity;
+//! let before = Task { org: "acme".into(), id: "t1".into(), title: "a".into(), flagged_by: Some("ann".into()) };
+//! let after = Task { flagged_by: None, ..before.clone() };
+//! let record = ChangeRecord::new(Operation::Modify, before.item_key().unwrap().to_attributes())
+//!     .with_old(before.to_item().unwrap())
+//!     .with_new(after.to_item().unwrap());
+//! let change = ChangeDecoder::<OrgItem>::union().decode(&record).unwrap();
+//! assert!(change.left("GSI1"));                     // unflagged: out of the sparse index
+//! let ChangeKind::Modified { changed, .. } = &change.kind else { panic!() };
+//! assert_eq!(changed, &["flagged_by"]);
+//! ```
+
+mod change;
+mod checkpoint;
+mod decoder;
+mod diff;
+mod error;
+mod json;
+mod record;
+
+#[cfg(feature = "streams")]
+pub(crate) mod client;
+#[cfg(feature = "streams")]
+mod feed;
+#[cfg(feature = "streams")]
+mod streams_api;
+
+#[cfg(feature = "lambda")]
+mod lambda;
+
+pub use change::{Change, ChangeKind, Image, IndexChange, IndexTransition, Lacks};
+pub use checkpoint::Checkpoint;
+pub use decoder::ChangeDecoder;
+pub use error::ChangeError;
+pub use json::record_from_json;
+pub use record::{is_ttl_identity, ChangeRecord, Operation, StreamView};
+
+#[cfg(feature = "streams")]
+pub use feed::ChangeFeed;
+#[cfg(feature = "streams")]
+pub use streams_api::{from_stream_item, from_stream_value, record_from_stream};
+
+#[cfg(feature = "lambda")]
+pub use lambda::record_from_lambda;
