@@ -58,6 +58,7 @@ mod check;
 pub mod codec;
 mod consistency;
 mod db;
+pub mod design;
 pub mod entity;
 pub mod error;
 pub mod expr;

@@ -153,7 +153,7 @@ pub use dynakey_runtime::{
 pub use aws_sdk_dynamodb::primitives::Blob;
 
 // Modules, for what the names above do not cover.
-pub use dynakey_runtime::{codec, entity, error, expr, key, ops, query, table, update};
+pub use dynakey_runtime::{codec, design, entity, error, expr, key, ops, query, table, update};
 
 /// The embedded engine (feature `local`): dynoxide on SQLite, in the
 /// process, or the server `DYNAKEY_ENDPOINT` names.
