@@ -136,6 +136,8 @@ fn the_design_shows_formats_examples_sparse_inputs_and_overlap_costs() {
     assert!(patterns.contains("an item is in it while `plan` and `since` are set"));
     assert!(patterns.contains("Its partition key is the constant `FEATURED`"));
     assert!(patterns.contains("| Subscriber | `PLAN#<plan>` | `SINCE#<since>` | sparse: items with `plan` and `since` set |"));
+    // A bare partition key can meet every other partition of its index.
+    assert!(patterns.contains("Bare partition key: in index `GSI2`, the partition key of OwnedNote is the placeholder `<owner>` alone"));
     // No overlap in the seeds' table; the tracker's is allowed, with its cost.
     assert!(patterns.contains("## Sort-key overlaps (DYNA305)\n\nNone"));
     let tracker = build("tracker").markdown();

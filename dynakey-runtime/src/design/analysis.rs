@@ -355,3 +355,44 @@ pub(crate) fn overlaps(d: &TableDesign) -> Vec<Overlap<'static>> {
     }
     out
 }
+
+/// A partition key that is one bare placeholder, at a place where other
+/// entities write partition keys too: the key is the value as it is, so a
+/// value that reads like another entity's key lands in its partitions.
+#[derive(Debug, Clone)]
+pub(crate) struct BarePartition<'a> {
+    pub(crate) place: Place<'a>,
+    pub(crate) entity: usize,
+    pub(crate) pk: &'a KeyMeta,
+    /// The other entities at the place, with their partition keys.
+    pub(crate) others: Vec<(usize, &'a KeyMeta)>,
+}
+
+/// Every bare partition key that can meet another entity's partitions
+/// (in the table and the global indexes; a local index has the table's).
+pub(crate) fn bare_partitions(d: &TableDesign) -> Vec<BarePartition<'static>> {
+    let globals = indexes(d)
+        .into_iter()
+        .filter(|ix| ix.kind == IndexKind::Global)
+        .map(|ix| Place::Index(ix.name));
+    let mut out = Vec::new();
+    for place in std::iter::once(Place::Table).chain(globals) {
+        let keys = keys_at(d, place);
+        for k in keys.iter().filter(|k| k.pk.key.is_raw()) {
+            let others: Vec<(usize, &'static KeyMeta)> = keys
+                .iter()
+                .filter(|o| o.entity != k.entity)
+                .map(|o| (o.entity, o.pk))
+                .collect();
+            if !others.is_empty() {
+                out.push(BarePartition {
+                    place,
+                    entity: k.entity,
+                    pk: k.pk,
+                    others,
+                });
+            }
+        }
+    }
+    out
+}

@@ -6,9 +6,10 @@
 use std::fmt::Write;
 
 use super::analysis::{
-    collections, example, feeds, format_code, format_words, indexes, overlaps, Collection, Example,
+    bare_partitions, collections, example, feeds, format_code, format_words, indexes, overlaps,
+    Collection, Example,
 };
-use super::markdown::{entity_keys, kind, overlap_sentence, sparse_sentence};
+use super::markdown::{bare_sentence, entity_keys, kind, overlap_sentence, sparse_sentence};
 use super::text::html;
 use super::TableDesign;
 use crate::entity::{EntityMeta, IndexKind, IndexMeta, KeyMeta};
@@ -207,6 +208,13 @@ fn item_collections(d: &TableDesign) -> String {
     out.push_str("</div>\n");
     if shared.is_empty() {
         out.push_str("<p>No two entities share a partition.</p>\n");
+    }
+    for b in bare_partitions(d) {
+        let _ = writeln!(
+            out,
+            "<div class=\"card warn\"><p>{}</p></div>",
+            bare_sentence(d, &b, code, text)
+        );
     }
     if !single.is_empty() {
         out.push_str(

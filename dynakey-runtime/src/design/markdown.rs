@@ -3,8 +3,9 @@
 use std::fmt::Write;
 
 use super::analysis::{
-    self, collections, discriminator_attr, example, feeds, format_code, format_words, indexes,
-    optional_inputs, overlaps, table_key, Collection, Example, IndexInfo, Overlap, Place,
+    self, bare_partitions, collections, discriminator_attr, example, feeds, format_code,
+    format_words, indexes, optional_inputs, overlaps, table_key, Collection, Example, IndexInfo,
+    Overlap, Place,
 };
 use super::text::{md_code, md_text};
 use super::TableDesign;
@@ -100,6 +101,9 @@ fn item_collections(d: &TableDesign) -> String {
             );
         }
         out.push('\n');
+    }
+    for b in bare_partitions(d) {
+        let _ = writeln!(out, "{}\n", bare_sentence(d, &b, md_code, md_text));
     }
     if !single.is_empty() {
         out.push_str("### One entity per partition\n\n");
@@ -398,4 +402,36 @@ pub(crate) fn overlap_sentence(
         );
     }
     s
+}
+
+/// Why a bare partition key can meet other entities' partitions.
+pub(crate) fn bare_sentence(
+    d: &TableDesign,
+    b: &analysis::BarePartition<'_>,
+    code: fn(&str) -> String,
+    text: fn(&str) -> String,
+) -> String {
+    let others: Vec<String> = b
+        .others
+        .iter()
+        .map(|(i, k)| {
+            format!(
+                "{}'s {}",
+                text(d.entities[*i].meta.type_name),
+                code(k.template)
+            )
+        })
+        .collect();
+    format!(
+        "Bare partition key: in {}, the partition key of {} is the placeholder {} alone, so \
+         the key is the value as it is; a value that reads like another key ({}) lands in \
+         that entity's partitions.",
+        match b.place {
+            Place::Table => "the table".to_owned(),
+            Place::Index(n) => format!("index {}", code(n)),
+        },
+        text(d.entities[b.entity].meta.type_name),
+        code(b.pk.template),
+        others.join(", ")
+    )
 }

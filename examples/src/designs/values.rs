@@ -27,6 +27,7 @@ pub fn uuid7(n: u16) -> Uuid {
     Uuid::from_bytes(b)
 }
 
+/// Alice's profile: `USER#alice` / `PROFILE`.
 pub fn member() -> Member {
     Member {
         user_id: "alice".into(),
@@ -34,6 +35,7 @@ pub fn member() -> Member {
     }
 }
 
+/// Alice in staff: `USER#alice` / `GROUP#staff`, reversed in GSI1.
 pub fn membership() -> Membership {
     Membership {
         user_id: "alice".into(),
@@ -41,6 +43,7 @@ pub fn membership() -> Membership {
     }
 }
 
+/// The staff team: `GROUP#staff` / `INFO`, also in GSI1.
 pub fn team() -> Team {
     Team {
         group_id: "staff".into(),
@@ -48,6 +51,7 @@ pub fn team() -> Team {
     }
 }
 
+/// A staffer of team red, hired 2024-03-01.
 pub fn staffer() -> Staffer {
     Staffer {
         id: "s1".into(),
@@ -56,6 +60,7 @@ pub fn staffer() -> Staffer {
     }
 }
 
+/// A refund of −15.50 of team red (`AMOUNT#-99999984.50` in GSI1).
 pub fn expense() -> Expense {
     Expense {
         id: "e2".into(),
@@ -64,6 +69,7 @@ pub fn expense() -> Expense {
     }
 }
 
+/// A warehouse in Bern (GSI1 `CITY#Bern` / `North Gate`, a bare placeholder).
 pub fn warehouse() -> Warehouse {
     Warehouse {
         id: "w1".into(),
@@ -72,6 +78,7 @@ pub fn warehouse() -> Warehouse {
     }
 }
 
+/// A pro subscriber (in sparse GSI2) and one without a plan (not in it).
 pub fn subscribers() -> [Subscriber; 2] {
     [
         Subscriber {
@@ -87,6 +94,7 @@ pub fn subscribers() -> [Subscriber; 2] {
     ]
 }
 
+/// The `omit_empty` variant: a plan, and an empty one left out.
 pub fn legacy_subscribers() -> [LegacySubscriber; 2] {
     [
         LegacySubscriber {
@@ -100,6 +108,7 @@ pub fn legacy_subscribers() -> [LegacySubscriber; 2] {
     ]
 }
 
+/// An article featured on 2026-07-16 (in the `FEATURED` list).
 pub fn article() -> Article {
     Article {
         id: "a1".into(),
@@ -107,6 +116,7 @@ pub fn article() -> Article {
     }
 }
 
+/// A pending job (GSI2, shard 2) and a claimed one (GSI1, until 09:17).
 pub fn queued_jobs() -> [QueuedJob; 2] {
     [
         QueuedJob {
@@ -128,6 +138,7 @@ pub fn queued_jobs() -> [QueuedJob; 2] {
     ]
 }
 
+/// A pending priority job, priority 1.
 pub fn priority_job() -> PriorityJob {
     PriorityJob {
         id: uuid7(3),
@@ -137,6 +148,7 @@ pub fn priority_job() -> PriorityJob {
     }
 }
 
+/// An open work item of ann (GSI1 `OWNER#ann` / `Open#<id>`).
 pub fn work_item() -> WorkItem {
     WorkItem {
         id: uuid7(4),
@@ -145,6 +157,7 @@ pub fn work_item() -> WorkItem {
     }
 }
 
+/// A live note (in GSI2) and a deleted one (out of it).
 pub fn notes() -> [Note; 2] {
     [
         Note {
@@ -162,6 +175,7 @@ pub fn notes() -> [Note; 2] {
     ]
 }
 
+/// A live note with an owner (GSI2 by the owner alone).
 pub fn owned_note() -> OwnedNote {
     OwnedNote {
         id: "n3".into(),
@@ -171,6 +185,7 @@ pub fn owned_note() -> OwnedNote {
     }
 }
 
+/// Employee 42 of acme in Zurich: `SITE#CH#Zurich#EMP#000042`.
 pub fn employee() -> Employee {
     Employee {
         org: "acme".into(),
@@ -180,6 +195,7 @@ pub fn employee() -> Employee {
     }
 }
 
+/// An adjustment of −10: `DELTA#-9990`.
 pub fn adjustment() -> Adjustment {
     Adjustment {
         account: "a1".into(),
@@ -187,6 +203,7 @@ pub fn adjustment() -> Adjustment {
     }
 }
 
+/// A message in the lobby, keyed by its v7 uuid.
 pub fn chat_message() -> ChatMessage {
     ChatMessage {
         room: "lobby".into(),
@@ -195,6 +212,7 @@ pub fn chat_message() -> ChatMessage {
     }
 }
 
+/// A vote on shard 3 of the best-pet poll.
 pub fn vote() -> Vote {
     Vote {
         poll: "best-pet".into(),
@@ -204,6 +222,7 @@ pub fn vote() -> Vote {
     }
 }
 
+/// A session on hashed shard 1.
 pub fn user_session() -> UserSession {
     UserSession {
         shard: 1,
@@ -212,6 +231,7 @@ pub fn user_session() -> UserSession {
     }
 }
 
+/// A cpu sample in its six-hour bucket.
 pub fn metric_sample() -> MetricSample {
     MetricSample {
         metric: "cpu".into(),
@@ -221,6 +241,7 @@ pub fn metric_sample() -> MetricSample {
     }
 }
 
+/// The first chunk of file f1.
 pub fn file_chunk() -> FileChunk {
     FileChunk {
         file_id: "f1".into(),
@@ -229,6 +250,7 @@ pub fn file_chunk() -> FileChunk {
     }
 }
 
+/// The manifest of file f1: two chunks.
 pub fn file_manifest() -> FileManifest {
     FileManifest {
         file_id: "f1".into(),
@@ -236,6 +258,7 @@ pub fn file_manifest() -> FileManifest {
     }
 }
 
+/// The first chunk of version 3 of file f2.
 pub fn version_chunk() -> VersionChunk {
     VersionChunk {
         file_id: "f2".into(),
@@ -245,6 +268,7 @@ pub fn version_chunk() -> VersionChunk {
     }
 }
 
+/// The current-version pointer of file f2.
 pub fn current_version() -> CurrentVersion {
     CurrentVersion {
         file_id: "f2".into(),
@@ -253,6 +277,7 @@ pub fn current_version() -> CurrentVersion {
     }
 }
 
+/// A document flagged for review (in GSI1) and one that is not.
 pub fn documents() -> [Document; 2] {
     [
         Document {
@@ -270,6 +295,7 @@ pub fn documents() -> [Document; 2] {
     ]
 }
 
+/// An open order of customer c1: `Open#<created_at>#o1`.
 pub fn customer_order() -> CustomerOrder {
     CustomerOrder {
         customer_id: "c1".into(),
@@ -279,6 +305,7 @@ pub fn customer_order() -> CustomerOrder {
     }
 }
 
+/// An order of customer C-100 in store s1, newest first.
 pub fn store_order() -> StoreOrder {
     StoreOrder {
         store: "s1".into(),
@@ -288,6 +315,7 @@ pub fn store_order() -> StoreOrder {
     }
 }
 
+/// A document of tenant acme.
 pub fn tenant_doc() -> TenantDoc {
     TenantDoc {
         tenant: "acme".into(),
@@ -296,6 +324,7 @@ pub fn tenant_doc() -> TenantDoc {
     }
 }
 
+/// An event of device-7 in July 2026.
 pub fn device_event() -> DeviceEvent {
     DeviceEvent {
         device: "device-7".into(),
@@ -305,6 +334,7 @@ pub fn device_event() -> DeviceEvent {
     }
 }
 
+/// Ticket 2 of project p1: `ITEM#000002`.
 pub fn ticket() -> Ticket {
     Ticket {
         project: "p1".into(),
@@ -312,6 +342,7 @@ pub fn ticket() -> Ticket {
     }
 }
 
+/// The hand-made key the format replaces: `LABEL#item-2`.
 pub fn hand_keyed() -> HandKeyed {
     HandKeyed {
         project: "p1".into(),
@@ -319,6 +350,7 @@ pub fn hand_keyed() -> HandKeyed {
     }
 }
 
+/// User u1's profile: `USER#u1` / `#PROFILE`.
 pub fn user_profile() -> UserProfile {
     UserProfile {
         user_id: "u1".into(),
@@ -328,6 +360,7 @@ pub fn user_profile() -> UserProfile {
     }
 }
 
+/// Order o1 of user u1: `USER#u1` / `ORDER#o1`.
 pub fn user_order() -> UserOrder {
     UserOrder {
         user_id: "u1".into(),
@@ -338,6 +371,7 @@ pub fn user_order() -> UserOrder {
     }
 }
 
+/// The details of order o1: `ORDER#o1` / `#INFO`.
 pub fn order_info() -> OrderInfo {
     OrderInfo {
         order_id: "o1".into(),
@@ -346,6 +380,7 @@ pub fn order_info() -> OrderInfo {
     }
 }
 
+/// Product p1: `PRODUCT#p1` / `#DETAILS`.
 pub fn product() -> Product {
     Product {
         product_id: "p1".into(),
@@ -355,6 +390,7 @@ pub fn product() -> Product {
     }
 }
 
+/// Task 7 of project apollo: `TASK#0007`.
 pub fn task() -> Task {
     Task {
         project: "apollo".into(),
@@ -363,6 +399,7 @@ pub fn task() -> Task {
     }
 }
 
+/// A comment on task 7: `TASK#0007#COMMENT#c1`.
 pub fn comment() -> Comment {
     Comment {
         project: "apollo".into(),
