@@ -11,8 +11,15 @@ use super::values::{user_order, user_profile};
 use crate::recipes::{Recipe, ALL as RECIPES};
 use crate::seeds::{UserOrder, UserProfile};
 
-/// The recipes to run for `names` (catalogue or recipe names; all of them
-/// when empty), each once, in the tour's order.
+/// The recipes to run for `names` (catalogue or recipe names), each once,
+/// in the order given; every recipe, in the tour's order, when empty.
+///
+/// ```
+/// use dynakey_examples::designs::demo::{recipes_for, table_of};
+/// let r = recipes_for(&["shop".into(), "users_orders_products".into()]).unwrap();
+/// assert_eq!((r.len(), r[0].name, table_of(r[0])), (1, "users_orders_products", "shop"));
+/// assert!(recipes_for(&["nope".into()]).is_err());
+/// ```
 pub fn recipes_for(names: &[String]) -> Result<Vec<&'static Recipe>, String> {
     if names.is_empty() {
         return Ok(RECIPES.iter().collect());
@@ -34,7 +41,7 @@ pub fn recipes_for(names: &[String]) -> Result<Vec<&'static Recipe>, String> {
 }
 
 /// The table a recipe writes: the catalogue's name for it (`shop` for
-/// `users_orders_products`).
+/// `users_orders_products`; see the example on [`recipes_for`]).
 pub fn table_of(recipe: &Recipe) -> &'static str {
     super::find(recipe.name).map_or(recipe.name, |e| e.name)
 }
@@ -60,6 +67,13 @@ fn s(v: &str) -> AttributeValue {
 /// discriminator no entity has, one that does not decode (a profile
 /// without its email), and an order whose sort key disagrees with its
 /// `order_id` (drift: `to_item()` would write another key).
+///
+/// ```
+/// use dynakey_examples::designs::{demo, find};
+/// let shop = (find("shop").unwrap().build)().unwrap();
+/// let view = shop.inspect(demo::problem_items());
+/// assert_eq!(view.problems().count(), 3);
+/// ```
 pub fn problem_items() -> Vec<Item> {
     let disc = UserProfile::META.discriminator_attr;
     let cart: Item = [

@@ -246,7 +246,7 @@ pub const ALL: &[Entry] =
     ];
 
 /// The entry named `name`, or the first one its recipe writes (so a
-/// recipe's name finds its table).
+/// recipe's name finds its table; see the module's example).
 pub fn find(name: &str) -> Option<&'static Entry> {
     ALL.iter()
         .find(|e| e.name == name)
