@@ -153,6 +153,9 @@ async fn live(args: &Args) -> Res {
     // Keeps the embedded engine running while the scan reads it.
     let (_backend, db) = match (args.get("file"), args.get("endpoint")) {
         (Some(path), None) => {
+            if !Path::new(path).exists() {
+                return Err(format!("no database file {path} (seed writes one)").into());
+            }
             let b = local::file(path)?;
             let db = b.db(table);
             (Some(b), db)
