@@ -64,6 +64,7 @@ pub mod codec;
 mod consistency;
 mod const_msg;
 mod db;
+pub mod design;
 pub mod entity;
 pub mod error;
 pub mod expr;

@@ -30,6 +30,9 @@ use aws_sdk_dynamodb::Client;
 use crate::db::Db;
 use crate::error::Error;
 
+mod endpoint;
+pub use endpoint::Endpoint;
+
 /// The environment variable naming a DynamoDB-compatible endpoint.
 pub const ENDPOINT_VAR: &str = "DYNAKEY_ENDPOINT";
 

@@ -20,7 +20,7 @@ const fn who(m: ConstMessage, e: &EntityMeta, k: &KeyMeta) -> ConstMessage {
 }
 
 /// Whether a key's last placeholder keeps its text as it is (`path`).
-const fn has_path(k: &KeyMeta) -> bool {
+pub(crate) const fn has_path(k: &KeyMeta) -> bool {
     let parts = k.key.parts();
     let mut i = 0;
     while i < parts.len() {
@@ -38,15 +38,15 @@ const fn has_path(k: &KeyMeta) -> bool {
 
 /// Where `a`'s sort-key prefix swallows `b`'s in a partition they can
 /// share: the table, or an index of both; with the keys involved.
-struct Overlap<'a> {
+pub(crate) struct Overlap<'a> {
     /// The index, or `None` for the table.
-    place: Option<&'a str>,
-    a_pk: &'a KeyMeta,
-    a_sk: &'a KeyMeta,
-    b_sk: &'a KeyMeta,
+    pub(crate) place: Option<&'a str>,
+    pub(crate) a_pk: &'a KeyMeta,
+    pub(crate) a_sk: &'a KeyMeta,
+    pub(crate) b_sk: &'a KeyMeta,
 }
 
-const fn overlap_at<'a>(
+pub(crate) const fn overlap_at<'a>(
     place: Option<&'a str>,
     a_pk: &'a KeyMeta,
     a_sk: Option<&'a KeyMeta>,

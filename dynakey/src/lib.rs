@@ -158,7 +158,9 @@ pub use dynakey_runtime::{
 pub use aws_sdk_dynamodb::primitives::Blob;
 
 // Modules, for what the names above do not cover.
-pub use dynakey_runtime::{codec, entity, error, expr, key, ops, query, schema, table, update};
+pub use dynakey_runtime::{
+    codec, design, entity, error, expr, key, ops, query, schema, table, update,
+};
 
 /// Typed change streams: inserts, updates, deletes and expiries as typed
 /// changes, from the Streams API (feature `streams`, with the `db.changes(..)`

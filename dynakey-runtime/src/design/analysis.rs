@@ -1,0 +1,398 @@
+//! What the views show, worked out once from the entities' metadata:
+//! where each key lives, which entities share a partition and in what
+//! order, example keys, formats, which fields feed which key, which items
+//! an index holds, and the sort-key overlaps DYNA305 would report.
+
+use std::collections::BTreeMap;
+
+use rust_decimal::Decimal;
+use time::macros::datetime;
+
+use super::{EntityDesign, TableDesign};
+use crate::entity::{EntityMeta, IndexKind, IndexMeta, KeyMeta};
+use crate::key::{KeyWriter, PartFormat, TemplatePart};
+use crate::table_check::{has_path, overlap_at};
+
+/// Where a key lives: the table or an index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Place<'a> {
+    Table,
+    Index(&'a str),
+}
+
+impl Place<'_> {
+    /// `table` or `index GSI1`.
+    pub(crate) fn label(&self) -> String {
+        match self {
+            Place::Table => "table".to_owned(),
+            Place::Index(n) => format!("index {n}"),
+        }
+    }
+}
+
+/// The keys one entity writes at one place.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Keys<'a> {
+    /// Index into the design's entities.
+    pub(crate) entity: usize,
+    pub(crate) pk: &'a KeyMeta,
+    pub(crate) sk: Option<&'a KeyMeta>,
+}
+
+/// Entities whose partition keys have one shape, so their items can share
+/// a partition at one place (an item collection), in sort-key order.
+#[derive(Debug, Clone)]
+pub(crate) struct Collection<'a> {
+    pub(crate) place: Place<'a>,
+    /// The partition key's shape, e.g. `USER#<…>`.
+    pub(crate) shape: String,
+    pub(crate) members: Vec<Keys<'a>>,
+}
+
+/// One index as the table defines it, and the entities that write it.
+#[derive(Debug, Clone)]
+pub(crate) struct IndexInfo<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) kind: IndexKind,
+    pub(crate) pk_attr: &'a str,
+    pub(crate) sk_attr: Option<&'a str>,
+    pub(crate) writers: Vec<(usize, &'a IndexMeta)>,
+}
+
+/// A sort-key prefix of one entity that begins every sort key of another
+/// in partitions they can share (DYNA305).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Overlap<'a> {
+    pub(crate) place: Place<'a>,
+    /// The entity whose typed query also reads `b`'s items.
+    pub(crate) a: usize,
+    pub(crate) b: usize,
+    pub(crate) pk: &'a KeyMeta,
+    pub(crate) a_sk: &'a KeyMeta,
+    pub(crate) b_sk: &'a KeyMeta,
+    /// `a`'s sort key ends in a `path` field: no table can allow this.
+    pub(crate) path: bool,
+}
+
+/// An example key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Example {
+    /// From an example value's `to_item()`.
+    Value(String),
+    /// Every example value leaves this key out (a sparse index).
+    Absent,
+    /// Made up from the template and its formats (no example value).
+    Illustrative(String),
+    /// The made-up values do not fit the formats.
+    None,
+}
+
+/// The table's key attributes (every entity of a table agrees: DYNA303).
+pub(crate) fn table_key(d: &TableDesign) -> (&'static str, Option<&'static str>) {
+    match d.entities.first() {
+        Some(e) => (e.meta.pk.attr, e.meta.sk.as_ref().map(|k| k.attr)),
+        None => ("pk", Some("sk")),
+    }
+}
+
+/// The discriminator attribute (one per table: DYNA302).
+pub(crate) fn discriminator_attr(d: &TableDesign) -> &'static str {
+    d.entities
+        .first()
+        .map_or("_type", |e| e.meta.discriminator_attr)
+}
+
+/// The table's indexes by name, with the entities that write each.
+pub(crate) fn indexes(d: &TableDesign) -> Vec<IndexInfo<'static>> {
+    let mut by_name: BTreeMap<&'static str, IndexInfo<'static>> = BTreeMap::new();
+    for (i, e) in d.entities.iter().enumerate() {
+        for ix in e.meta.indexes {
+            by_name
+                .entry(ix.name)
+                .or_insert_with(|| IndexInfo {
+                    name: ix.name,
+                    kind: ix.kind,
+                    pk_attr: ix.pk.attr,
+                    sk_attr: ix.sk.as_ref().map(|k| k.attr),
+                    writers: Vec::new(),
+                })
+                .writers
+                .push((i, ix));
+        }
+    }
+    by_name.into_values().collect()
+}
+
+/// Every key attribute of the table: its own, then each index's.
+pub(crate) fn key_attrs(d: &TableDesign) -> Vec<&'static str> {
+    let (pk, sk) = table_key(d);
+    let mut out = vec![pk];
+    out.extend(sk);
+    for ix in indexes(d) {
+        for a in [Some(ix.pk_attr), ix.sk_attr].into_iter().flatten() {
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
+/// The table, then every index by name.
+pub(crate) fn places(d: &TableDesign) -> Vec<Place<'static>> {
+    let mut out = vec![Place::Table];
+    out.extend(indexes(d).iter().map(|ix| Place::Index(ix.name)));
+    out
+}
+
+/// The keys each entity writes at `place`.
+pub(crate) fn keys_at(d: &TableDesign, place: Place<'_>) -> Vec<Keys<'static>> {
+    d.entities
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| keys_of(i, e.meta, place))
+        .collect()
+}
+
+fn keys_of(i: usize, m: &'static EntityMeta, place: Place<'_>) -> Option<Keys<'static>> {
+    match place {
+        Place::Table => Some(Keys {
+            entity: i,
+            pk: &m.pk,
+            sk: m.sk.as_ref(),
+        }),
+        Place::Index(n) => m.index(n).map(|ix| Keys {
+            entity: i,
+            pk: &ix.pk,
+            sk: ix.sk.as_ref(),
+        }),
+    }
+}
+
+/// A key's shape: its literal text with each placeholder as `<…>` (or its
+/// format, `<d6>`), so keys of one shape can hold the same text.
+pub(crate) fn shape(k: &KeyMeta) -> String {
+    let mut out = String::new();
+    for p in k.key.parts() {
+        match *p {
+            TemplatePart::Lit(l) => out.push_str(l),
+            TemplatePart::Field { format, .. } => {
+                let code = format_code(format);
+                out.push('<');
+                out.push_str(if code.is_empty() { "…" } else { &code });
+                out.push('>');
+            }
+        }
+    }
+    if k.key.is_raw() {
+        out = "<… as is>".to_owned();
+    }
+    out
+}
+
+/// The item collections at every place: members in sort-key order (by
+/// the literal prefix of their sort key, then the template).
+pub(crate) fn collections(d: &TableDesign) -> Vec<Collection<'static>> {
+    let mut out = Vec::new();
+    for place in places(d) {
+        let mut by_shape: BTreeMap<String, Vec<Keys<'static>>> = BTreeMap::new();
+        for k in keys_at(d, place) {
+            by_shape.entry(shape(k.pk)).or_default().push(k);
+        }
+        for (shape, mut members) in by_shape {
+            members.sort_by(|a, b| {
+                let key = |k: &Keys<'_>| k.sk.map(|s| (s.prefix, s.template));
+                key(a).cmp(&key(b))
+            });
+            out.push(Collection {
+                place,
+                shape,
+                members,
+            });
+        }
+    }
+    out
+}
+
+/// The format code of a placeholder as written in a template (`d6`,
+/// `n8.2`, `rev`, `path`; empty for none).
+pub(crate) fn format_code(f: PartFormat) -> String {
+    match f {
+        PartFormat::Text => String::new(),
+        PartFormat::Padded(w) => format!("d{w}"),
+        PartFormat::Signed(w) => format!("n{w}"),
+        PartFormat::Decimal(w, p) => format!("n{w}.{p}"),
+        PartFormat::Reverse => "rev".to_owned(),
+        PartFormat::Path => "path".to_owned(),
+    }
+}
+
+/// How a placeholder is written, in words.
+pub(crate) fn format_words(f: PartFormat, k: &KeyMeta) -> String {
+    match f {
+        PartFormat::Text if k.key.is_raw() => "the value as it is (a bare placeholder)".to_owned(),
+        PartFormat::Text => format!(
+            "its text form; where its width varies, every character up to {} is written as {}XX",
+            k.key.escape(),
+            k.key.escape()
+        ),
+        PartFormat::Padded(w) => format!("unsigned, zero-padded to {w} digits"),
+        PartFormat::Signed(w) => format!("signed: a sign and {w} digits (complement below zero)"),
+        PartFormat::Decimal(w, p) => {
+            format!("signed decimal: a sign, {w} digits, `.` and {p} digits")
+        }
+        PartFormat::Reverse => "13 digits of 9999999999999 − epoch ms (newest first)".to_owned(),
+        PartFormat::Path => {
+            "the text as it is, delimiters included (a subtree is a prefix)".to_owned()
+        }
+    }
+}
+
+/// An example of key `k` of entity `e`.
+pub(crate) fn example(e: &EntityDesign, k: &KeyMeta) -> Example {
+    if !e.examples.is_empty() {
+        return e
+            .examples
+            .iter()
+            .find_map(|it| it.get(k.attr))
+            .map_or(Example::Absent, |v| Example::Value(super::text::value(v)));
+    }
+    let mut w = KeyWriter::new(k.key);
+    for (name, format) in k.key.fields() {
+        let r = match format {
+            PartFormat::Text => w.str(name),
+            PartFormat::Path => w.str("docs#2026"),
+            PartFormat::Padded(_) => w.padded(&7u8),
+            PartFormat::Signed(_) => w.signed(&7i8),
+            PartFormat::Decimal(_, _) => w.decimal(&Decimal::new(7, 0)),
+            PartFormat::Reverse => w.reverse(&datetime!(2026-07-16 09:00 UTC)),
+        };
+        if r.is_err() {
+            return Example::None;
+        }
+    }
+    match w.finish() {
+        Ok(s) => Example::Illustrative(s),
+        Err(_) => Example::None,
+    }
+}
+
+/// The keys (as `pk`, `sk`, `GSI1 pk`, ...) a field's value goes into.
+pub(crate) fn feeds(m: &EntityMeta, field: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut key = |k: &KeyMeta, label: String| {
+        if k.fields.contains(&field) {
+            out.push(label);
+        }
+    };
+    key(&m.pk, "pk".to_owned());
+    if let Some(sk) = &m.sk {
+        key(sk, "sk".to_owned());
+    }
+    for ix in m.indexes {
+        if ix.kind == IndexKind::Global {
+            key(&ix.pk, format!("{} pk", ix.name));
+        }
+        if let Some(sk) = &ix.sk {
+            key(sk, format!("{} sk", ix.name));
+        }
+    }
+    out
+}
+
+/// The fields an index key of `ix` reads, each once, in template order.
+pub(crate) fn inputs(ix: &IndexMeta) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    let pk = if ix.kind == IndexKind::Global {
+        ix.pk.fields
+    } else {
+        &[]
+    };
+    for f in pk.iter().chain(ix.sk.iter().flat_map(|k| k.fields)) {
+        if !out.contains(f) {
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// The inputs of `ix` that may be absent (an `Option`, or `omit_empty`).
+pub(crate) fn optional_inputs(m: &EntityMeta, ix: &IndexMeta) -> Vec<&'static str> {
+    inputs(ix)
+        .into_iter()
+        .filter(|f| m.fields.iter().any(|x| x.name == *f && x.optional))
+        .collect()
+}
+
+/// Every sort-key overlap between two entities, at every place they share.
+pub(crate) fn overlaps(d: &TableDesign) -> Vec<Overlap<'static>> {
+    let mut out = Vec::new();
+    for place in places(d) {
+        let keys = keys_at(d, place);
+        for x in &keys {
+            for y in &keys {
+                if x.entity == y.entity {
+                    continue;
+                }
+                let Some(o) = overlap_at(None, x.pk, x.sk, y.pk, y.sk) else {
+                    continue;
+                };
+                // Equal prefixes overlap both ways: reported once.
+                if o.a_sk.prefix == o.b_sk.prefix && x.entity > y.entity {
+                    continue;
+                }
+                out.push(Overlap {
+                    place,
+                    a: x.entity,
+                    b: y.entity,
+                    pk: o.a_pk,
+                    a_sk: o.a_sk,
+                    b_sk: o.b_sk,
+                    path: has_path(o.a_sk),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A partition key that is one bare placeholder, at a place where other
+/// entities write partition keys too: the key is the value as it is, so a
+/// value that reads like another entity's key lands in its partitions.
+#[derive(Debug, Clone)]
+pub(crate) struct BarePartition<'a> {
+    pub(crate) place: Place<'a>,
+    pub(crate) entity: usize,
+    pub(crate) pk: &'a KeyMeta,
+    /// The other entities at the place, with their partition keys.
+    pub(crate) others: Vec<(usize, &'a KeyMeta)>,
+}
+
+/// Every bare partition key that can meet another entity's partitions
+/// (in the table and the global indexes; a local index has the table's).
+pub(crate) fn bare_partitions(d: &TableDesign) -> Vec<BarePartition<'static>> {
+    let globals = indexes(d)
+        .into_iter()
+        .filter(|ix| ix.kind == IndexKind::Global)
+        .map(|ix| Place::Index(ix.name));
+    let mut out = Vec::new();
+    for place in std::iter::once(Place::Table).chain(globals) {
+        let keys = keys_at(d, place);
+        for k in keys.iter().filter(|k| k.pk.key.is_raw()) {
+            let others: Vec<(usize, &'static KeyMeta)> = keys
+                .iter()
+                .filter(|o| o.entity != k.entity)
+                .map(|o| (o.entity, o.pk))
+                .collect();
+            if !others.is_empty() {
+                out.push(BarePartition {
+                    place,
+                    entity: k.entity,
+                    pk: k.pk,
+                    others,
+                });
+            }
+        }
+    }
+    out
+}

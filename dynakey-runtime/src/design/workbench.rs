@@ -1,0 +1,233 @@
+//! The design as a NoSQL Workbench data model, in the JSON format the
+//! Workbench imports ("NoSQL Workbench model format", version 3.0).
+//!
+//! The format as AWS publishes it:
+//! - the Amazon DynamoDB Developer Guide, "Editing an existing data model"
+//!   (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/workbench.Modeler.Edit.html>,
+//!   source `doc_source/workbench.Modeler.Edit.md` of
+//!   `awsdocs/amazon-dynamodb-developer-guide`): `ModelName`, `DataModel`
+//!   with `TableName`, `KeyAttributes` (`PartitionKey`, `SortKey`, each an
+//!   `AttributeName` and `AttributeType`), `NonKeyAttributes`, and
+//!   `TableFacets`, each with a `FacetName` unique across the model, a
+//!   `KeyAttributeAlias` (`PartitionKeyAlias`, and `SortKeyAlias` when the
+//!   table has a sort key) and `NonKeyAttributes` naming attributes the
+//!   table defines;
+//! - the models AWS ships as examples, exported by the Workbench
+//!   (`aws-samples/aws-dynamodb-examples`,
+//!   `schema_design/SchemaExamples/*/*Schema.json`): `ModelMetadata`
+//!   (`Author`, `DateCreated`, `DateLastModified`, `Description`,
+//!   `AWSService`, `Version` "3.0"), `GlobalSecondaryIndexes` (`IndexName`,
+//!   `KeyAttributes`, `Projection`), `TableData` (items in DynamoDB JSON),
+//!   `DataAccess` and `BillingMode`.
+//!
+//! Every key attribute is a string (`S`), as dynakey writes keys; other
+//! attributes take the type their example values have (`S` without one).
+
+use time::OffsetDateTime;
+
+use super::analysis::{discriminator_attr, indexes, key_attrs, table_key};
+use super::json::{self, Json};
+use super::text::type_of;
+use super::TableDesign;
+use crate::entity::IndexKind;
+
+/// `May 11, 2023, 09:18 PM`, as the Workbench writes its dates.
+fn date(t: OffsetDateTime) -> String {
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let (h, ampm) = match t.hour() {
+        0 => (12, "AM"),
+        h @ 1..=11 => (h, "AM"),
+        12 => (12, "PM"),
+        h => (h - 12, "PM"),
+    };
+    format!(
+        "{} {:02}, {}, {:02}:{:02} {ampm}",
+        MONTHS[usize::from(u8::from(t.month())) - 1],
+        t.day(),
+        t.year(),
+        h,
+        t.minute()
+    )
+}
+
+fn attribute(name: &str, ty: &str) -> Json {
+    Json::obj([
+        ("AttributeName", Json::str(name)),
+        ("AttributeType", Json::str(ty)),
+    ])
+}
+
+fn key_attributes(pk: &str, sk: Option<&str>) -> Json {
+    let mut fields = vec![("PartitionKey", attribute(pk, "S"))];
+    if let Some(sk) = sk {
+        fields.push(("SortKey", attribute(sk, "S")));
+    }
+    Json::obj(fields)
+}
+
+/// The non-key attributes of the table, each once, with a type.
+fn non_key_attributes(d: &TableDesign) -> Vec<(&'static str, &'static str)> {
+    let (pk, sk) = table_key(d);
+    let mut out: Vec<(&'static str, &'static str)> = Vec::new();
+    let mut add = |name: &'static str, ty: &'static str| {
+        if name != pk && Some(name) != sk && !out.iter().any(|(n, _)| *n == name) {
+            out.push((name, ty));
+        }
+    };
+    add(discriminator_attr(d), "S");
+    for a in key_attrs(d) {
+        add(a, "S");
+    }
+    for e in &d.entities {
+        for f in e.meta.fields {
+            let ty = e
+                .examples
+                .iter()
+                .find_map(|it| it.get(f.attr))
+                .map_or("S", type_of);
+            add(f.attr, ty);
+        }
+    }
+    out
+}
+
+/// The model as JSON text.
+pub(crate) fn model(d: &TableDesign) -> String {
+    let (pk, sk) = table_key(d);
+    let created = date(d.created());
+    let description = d.description().map_or_else(
+        || {
+            format!(
+                "Drawn by dynakey from the key templates of {} entities.",
+                d.entities.len()
+            )
+        },
+        str::to_owned,
+    );
+    let non_key = non_key_attributes(d);
+    let mut facet_names: Vec<String> = Vec::new();
+    let mut facets = Vec::new();
+    let mut all_items = Vec::new();
+    for e in &d.entities {
+        let m = e.meta;
+        let mut facet_name = m.type_name.to_owned();
+        if facet_names.contains(&facet_name) {
+            facet_name = format!("{}_{}", m.type_name, m.discriminator);
+        }
+        facet_names.push(facet_name.clone());
+        let mut alias = vec![("PartitionKeyAlias", Json::str(m.pk.template))];
+        if sk.is_some() {
+            let text = m.sk.as_ref().map_or("", |k| k.template);
+            alias.push(("SortKeyAlias", Json::str(text)));
+        }
+        let mut attrs: Vec<&str> = vec![m.discriminator_attr];
+        for ix in m.indexes {
+            let keys = [
+                (ix.kind == IndexKind::Global).then_some(ix.pk.attr),
+                ix.sk.as_ref().map(|k| k.attr),
+            ];
+            attrs.extend(keys.into_iter().flatten());
+        }
+        attrs.extend(m.fields.iter().map(|f| f.attr));
+        attrs.retain(|a| *a != pk && Some(*a) != sk);
+        let mut seen = Vec::new();
+        attrs.retain(|a| {
+            let fresh = !seen.contains(a);
+            seen.push(*a);
+            fresh
+        });
+        let items: Vec<Json> = e.examples.iter().map(json::item).collect();
+        all_items.extend(items.iter().cloned());
+        facets.push(Json::obj([
+            ("FacetName", Json::Str(facet_name)),
+            ("KeyAttributeAlias", Json::obj(alias)),
+            ("TableData", Json::Arr(items)),
+            (
+                "NonKeyAttributes",
+                Json::Arr(attrs.into_iter().map(Json::str).collect()),
+            ),
+        ]));
+    }
+    let ixs = indexes(d);
+    let index_json = |k: IndexKind| -> Vec<Json> {
+        ixs.iter()
+            .filter(|ix| ix.kind == k)
+            .map(|ix| {
+                Json::obj([
+                    ("IndexName", Json::str(ix.name)),
+                    ("KeyAttributes", key_attributes(ix.pk_attr, ix.sk_attr)),
+                    (
+                        "Projection",
+                        Json::obj([("ProjectionType", Json::str("ALL"))]),
+                    ),
+                ])
+            })
+            .collect()
+    };
+    let mut table = vec![
+        ("TableName", Json::str(d.name())),
+        ("KeyAttributes", key_attributes(pk, sk)),
+        (
+            "NonKeyAttributes",
+            Json::Arr(non_key.iter().map(|(n, t)| attribute(n, t)).collect()),
+        ),
+        ("TableFacets", Json::Arr(facets)),
+        (
+            "GlobalSecondaryIndexes",
+            Json::Arr(index_json(IndexKind::Global)),
+        ),
+    ];
+    let locals = index_json(IndexKind::Local);
+    if !locals.is_empty() {
+        table.push(("LocalSecondaryIndexes", Json::Arr(locals)));
+    }
+    table.extend([
+        ("TableData", Json::Arr(all_items)),
+        (
+            "DataAccess",
+            Json::obj([("MySql", Json::obj(Vec::<(String, Json)>::new()))]),
+        ),
+        ("BillingMode", Json::str("PAY_PER_REQUEST")),
+    ]);
+    let doc = Json::obj([
+        ("ModelName", Json::str(d.name())),
+        (
+            "ModelMetadata",
+            Json::obj([
+                ("Author", Json::str("dynakey")),
+                ("DateCreated", Json::str(created.clone())),
+                ("DateLastModified", Json::str(created)),
+                ("Description", Json::Str(description)),
+                ("AWSService", Json::str("Amazon DynamoDB")),
+                ("Version", Json::str("3.0")),
+            ]),
+        ),
+        ("DataModel", Json::Arr(vec![Json::obj(table)])),
+    ]);
+    let mut text = doc.pretty();
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::datetime;
+
+    #[test]
+    fn dates_read_as_the_workbench_writes_them() {
+        assert_eq!(
+            super::date(datetime!(2023-05-11 21:18 UTC)),
+            "May 11, 2023, 09:18 PM"
+        );
+        assert_eq!(
+            super::date(datetime!(2026-01-02 00:05 UTC)),
+            "Jan 02, 2026, 12:05 AM"
+        );
+        assert_eq!(
+            super::date(datetime!(2026-12-31 12:00 UTC)),
+            "Dec 31, 2026, 12:00 PM"
+        );
+    }
+}
