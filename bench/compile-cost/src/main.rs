@@ -592,6 +592,16 @@ fn generate(o: &Opts, all: &[Crate]) -> Res<PathBuf> {
     let lock = fs::read_to_string(o.repo.join("Cargo.lock"))
         .map_err(|e| format!("{}/Cargo.lock: {e}", o.repo.display()))?;
     write_if_changed(&ws.join("Cargo.lock"), &lock)?;
+    // Crates of other sizes from earlier runs: not members any more.
+    if let Ok(rd) = fs::read_dir(&ws) {
+        for d in rd.flatten() {
+            let name = d.file_name().to_string_lossy().to_string();
+            let ours = name.starts_with("dk_") || name.starts_with("base_");
+            if ours && d.path().is_dir() && !all.iter().any(|c| c.name == name) {
+                let _ = fs::remove_dir_all(d.path());
+            }
+        }
+    }
     for c in all {
         let dir = ws.join(&c.name);
         write_if_changed(&dir.join("Cargo.toml"), &manifest(c, &o.repo))?;
