@@ -1,10 +1,11 @@
 //! Compile-cost benchmark of `#[derive(DynamoEntity)]` (issue 10).
 //!
 //! ```sh
-//! scripts/compile-cost                          # the full run: N = 10, 50, 200
-//! scripts/compile-cost --sizes 3 --reps 1       # smoke test
-//! scripts/compile-cost --results bench/compile-cost/RESULTS.md
-//! scripts/compile-cost --macro-stats            # + `-Zmacro-stats` of the N = 50 crate (nightly)
+//! scripts/compile-cost --sizes 3 --reps 1       # smoke test (minutes, mostly dependencies)
+//! scripts/compile-cost                          # N = 10, 50, 200 + the 14-input entity
+//! scripts/compile-cost --scratch --reps 5 --macro-stats \
+//!     --results bench/compile-cost/RESULTS.md   # the committed run (about an hour on 2 cores)
+//! scripts/compile-cost --report-only bench/compile-cost/RESULTS.tsv   # report again, measure nothing
 //! ```
 //!
 //! What it does:
@@ -28,7 +29,8 @@
 //!    `dynakey` is a path dependency on this repository's crate with
 //!    `default-features = false` (no SQLite); `aws-sdk-dynamodb` has no TLS,
 //!    as in the workspace. The dev profile is cargo's default (what a user
-//!    crate gets).
+//!    crate gets). All crates share `target/compile-cost/target`; nothing
+//!    touches the repository's own `target/debug`.
 //! 2. Warms up: `cargo build -p C` and `cargo check -p C` for every crate
 //!    (dependencies are compiled once per feature set and mode).
 //! 3. For each crate and mode (`check`, `build`): one untimed incremental run,
@@ -37,17 +39,20 @@
 //!    (what a user waits for), the wall and CPU time and the peak RSS of the
 //!    crate's own `rustc` (through a `RUSTC_WRAPPER` running
 //!    `/usr/bin/time`, so it is the compiler's peak, not cargo's), and the
-//!    CPU load of other processes during the run. Before each timed run it
-//!    waits (up to `--idle-wait` seconds per run, `--idle-budget` in all)
-//!    until other processes use less than `--idle-load` cores, since a
-//!    shared 2-core machine skews wall times; the report says how loaded the
-//!    machine was and also gives the compiler's CPU time, which load skews
-//!    much less. With `--scratch`, also non-incremental runs (`CARGO_INCREMENTAL=0`,
+//!    cores other processes used meanwhile (`/proc/stat` minus cargo's own
+//!    CPU time). Before each timed run it waits (up to `--idle-wait` seconds
+//!    per run, `--idle-budget` in all) until other processes use fewer than
+//!    `--idle-load` cores: on a shared 2-core machine load inflates wall
+//!    times, so the report marks loaded measurements and computes ratios
+//!    and growth on the compiler's CPU time, which load hardly changes. With
+//!    `--scratch`, the same again non-incremental (`CARGO_INCREMENTAL=0`:
 //!    the crate alone compiled from nothing).
-//! 4. Prints the tables (medians; ratios dynakey / baseline; growth
-//!    10 → 50 → 200 with the marginal cost per entity; the 14-input entity)
-//!    and writes them as Markdown to `target/compile-cost/report.md`, and to
-//!    `--results FILE` if given.
+//! 4. Writes every timed run to `target/compile-cost/samples.tsv`, prints the
+//!    tables (medians; wall and CPU time, peak memory, ratios dynakey /
+//!    baseline, growth 10 → 50 → 200 with the marginal cost per entity, the
+//!    14-input entity) and writes them as Markdown to
+//!    `target/compile-cost/report.md`; with `--results FILE.md`, also to
+//!    `FILE.md` and the samples to `FILE.tsv`.
 //! 5. With `--macro-stats`: `cargo +nightly rustc -p dk_50 --profile check
 //!    -- -Zmacro-stats` (and the same for `base_50`) in a separate target
 //!    dir, appended to the report: lines and bytes each derive expands to.
@@ -74,7 +79,10 @@ usage: dynakey-compile-cost --repo DIR [options]   (run it as scripts/compile-co
   --idle-load 0.3     ... until other processes use fewer cores than this (0 = no wait)
   --idle-budget 1800  ... and at most this many seconds of waiting in all
   --out DIR           work dir (default REPO/target/compile-cost)
-  --results FILE      also write the Markdown report to FILE
+  --results FILE      also write the Markdown report to FILE, and the samples to FILE
+                      with the extension .tsv (e.g. bench/compile-cost/RESULTS.md)
+  --report-only TSV   measure nothing: rebuild the report from a samples file
+                      (target/compile-cost/samples.tsv, or a committed RESULTS.tsv)
   --macro-stats       also run `cargo +nightly rustc -- -Zmacro-stats` on the dk crate of
                       size 50 (or the middle size); needs the nightly toolchain
   --generate-only     write the crates and stop
@@ -94,6 +102,7 @@ struct Opts {
     results: Option<PathBuf>,
     macro_stats: bool,
     generate_only: bool,
+    report_only: Option<PathBuf>,
 }
 
 fn parse_opts() -> Res<Opts> {
@@ -112,6 +121,7 @@ fn parse_opts() -> Res<Opts> {
         results: None,
         macro_stats: false,
         generate_only: false,
+        report_only: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -158,6 +168,7 @@ fn parse_opts() -> Res<Opts> {
             "--results" => o.results = Some(PathBuf::from(val("--results")?)),
             "--macro-stats" => o.macro_stats = true,
             "--generate-only" => o.generate_only = true,
+            "--report-only" => o.report_only = Some(PathBuf::from(val("--report-only")?)),
             "-h" | "--help" => {
                 print!("{HELP}");
                 std::process::exit(0);
@@ -170,9 +181,10 @@ fn parse_opts() -> Res<Opts> {
     o.out = out.unwrap_or_else(|| o.repo.join("target/compile-cost"));
     o.sizes.sort_unstable();
     o.sizes.dedup();
-    if let Some(r) = &o.results {
-        if r.is_relative() {
-            o.results = Some(std::env::current_dir().map_err(|e| e.to_string())?.join(r));
+    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+    for p in [&mut o.results, &mut o.report_only].into_iter().flatten() {
+        if p.is_relative() {
+            *p = cwd.join(&*p);
         }
     }
     Ok(o)
@@ -942,7 +954,7 @@ fn measure(o: &Opts, r: &Runner, all: &[Crate]) -> Res<Results> {
 }
 
 // ---------------------------------------------------------------------------
-// Report
+// Samples file and report
 // ---------------------------------------------------------------------------
 
 fn sh(cmd: &str, args: &[&str], dir: &Path) -> String {
@@ -961,43 +973,179 @@ fn ratio(a: f64, b: f64) -> String {
     format!("{:.2}×", a / b)
 }
 
-fn report(o: &Opts, all: &[Crate], res: &Results, started: &str, elapsed: f64) -> String {
-    let mut md = String::new();
-    let commit = sh("git", &["rev-parse", "--short", "HEAD"], &o.repo);
-    let branch = sh("git", &["rev-parse", "--abbrev-ref", "HEAD"], &o.repo);
-    let dirty = sh(
-        "git",
-        &[
-            "status",
-            "--porcelain",
-            "--",
-            "dynakey",
-            "dynakey-derive",
-            "dynakey-runtime",
-        ],
-        &o.repo,
-    );
-    let rustc = sh("rustc", &["--version"], &o.repo);
-    let cores = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(0);
-    let mut cmd: Vec<String> = Vec::new();
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        if a == "--repo" {
-            args.next();
-        } else {
-            cmd.push(a);
+/// What the report says about the run, captured when it starts.
+#[derive(Clone, Debug, Default)]
+struct RunInfo {
+    started: String,
+    minutes: f64,
+    command: String,
+    commit: String,
+    branch: String,
+    /// Uncommitted changes to the library crates.
+    dirty: bool,
+    rustc: String,
+    cores: usize,
+}
+
+impl RunInfo {
+    fn capture(o: &Opts) -> Self {
+        let mut cmd: Vec<String> = Vec::new();
+        let mut args = std::env::args().skip(1);
+        while let Some(a) = args.next() {
+            if a == "--repo" {
+                args.next();
+            } else {
+                cmd.push(a);
+            }
+        }
+        let lib = ["dynakey", "dynakey-derive", "dynakey-runtime"];
+        let mut status = vec!["status", "--porcelain", "--"];
+        status.extend(lib);
+        let dirty = sh("git", &status, &o.repo);
+        RunInfo {
+            started: sh("date", &["-u", "+%Y-%m-%d %H:%M UTC"], &o.repo),
+            minutes: 0.0,
+            command: format!("scripts/compile-cost {}", cmd.join(" "))
+                .trim()
+                .to_string(),
+            commit: sh("git", &["rev-parse", "--short", "HEAD"], &o.repo),
+            branch: sh("git", &["rev-parse", "--abbrev-ref", "HEAD"], &o.repo),
+            dirty: !(dirty.is_empty() || dirty == "?"),
+            rustc: sh("rustc", &["--version"], &o.repo),
+            cores: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(0),
         }
     }
+}
+
+const SAMPLE_COLUMNS: &str =
+    "crate\tcommand\tincremental\tcargo_wall_s\trustc_wall_s\trustc_cpu_s\tpeak_mb\tothers_cores";
+
+/// Every timed run as tab-separated values, the run's description in
+/// `# key<TAB>value` lines first; `--report-only FILE` reads it back.
+fn save_samples(path: &Path, info: &RunInfo, res: &Results) -> Res<()> {
+    let mut t = String::new();
+    for (k, v) in [
+        ("started", info.started.clone()),
+        ("minutes", format!("{:.1}", info.minutes)),
+        ("command", info.command.clone()),
+        ("commit", info.commit.clone()),
+        ("branch", info.branch.clone()),
+        ("dirty", info.dirty.to_string()),
+        ("rustc", info.rustc.clone()),
+        ("cores", info.cores.to_string()),
+    ] {
+        let _ = writeln!(t, "# {k}\t{v}");
+    }
+    let _ = writeln!(t, "{SAMPLE_COLUMNS}");
+    for ((name, mode, inc), st) in res {
+        for s in &st.samples {
+            let _ = writeln!(
+                t,
+                "{name}\t{}\t{}\t{:.3}\t{:.3}\t{:.3}\t{:.1}\t{:.3}",
+                mode.cmd(),
+                *inc == Inc::Incremental,
+                s.cargo_wall,
+                s.rustc_wall,
+                s.rustc_cpu,
+                s.peak_mb,
+                s.others
+            );
+        }
+    }
+    fs::write(path, t).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn load_samples(path: &Path) -> Res<(RunInfo, Results)> {
+    let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut info = RunInfo::default();
+    let mut res = Results::new();
+    for (i, line) in text.lines().enumerate() {
+        let bad = |what: &str| format!("{}:{}: {what}: {line:?}", path.display(), i + 1);
+        if let Some(kv) = line.strip_prefix("# ") {
+            let (k, v) = kv
+                .split_once('\t')
+                .ok_or_else(|| bad("expected `# key<TAB>value`"))?;
+            let v = v.to_string();
+            match k {
+                "started" => info.started = v,
+                "minutes" => info.minutes = v.parse().map_err(|_| bad("minutes"))?,
+                "command" => info.command = v,
+                "commit" => info.commit = v,
+                "branch" => info.branch = v,
+                "dirty" => info.dirty = v == "true",
+                "rustc" => info.rustc = v,
+                "cores" => info.cores = v.parse().map_err(|_| bad("cores"))?,
+                _ => {}
+            }
+            continue;
+        }
+        if line.trim().is_empty() || line == SAMPLE_COLUMNS {
+            continue;
+        }
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() != 8 {
+            return Err(bad("expected 8 columns"));
+        }
+        let mode = match f[1] {
+            "check" => Mode::Check,
+            "build" => Mode::Build,
+            _ => return Err(bad("command")),
+        };
+        let inc = if f[2] == "true" {
+            Inc::Incremental
+        } else {
+            Inc::Scratch
+        };
+        let num = |j: usize| f[j].parse::<f64>().map_err(|_| bad("number"));
+        let s = Sample {
+            cargo_wall: num(3)?,
+            rustc_wall: num(4)?,
+            rustc_cpu: num(5)?,
+            peak_mb: num(6)?,
+            others: num(7)?,
+        };
+        res.entry((f[0].to_string(), mode, inc))
+            .or_insert_with(|| Stats {
+                samples: Vec::new(),
+            })
+            .samples
+            .push(s);
+    }
+    Ok((info, res))
+}
+
+/// Other load in at least half of a measurement's runs.
+fn contended(s: &Stats, threshold: f64) -> bool {
+    2 * s.samples.iter().filter(|x| x.others >= threshold).count() >= s.samples.len()
+}
+
+fn report(o: &Opts, res: &Results, info: &RunInfo, regenerated: bool) -> String {
+    let mut md = String::new();
+    let busy_at = o.idle_load.max(0.3);
+    let reps = res.values().map(|s| s.samples.len()).max().unwrap_or(0);
     let _ = writeln!(md, "## Compile cost of `#[derive(DynamoEntity)]`\n");
     let _ = writeln!(
         md,
-        "Run {started} by `scripts/compile-cost{}{}` on commit `{commit}` ({branch}{}), {rustc}, {cores} cores; {:.0} min in all.\n",
-        if cmd.is_empty() { "" } else { " " },
-        cmd.join(" "),
-        if dirty.is_empty() || dirty == "?" { "" } else { ", with uncommitted changes to the library" },
-        elapsed / 60.0
+        "Run {} by `{}` on commit `{}` ({}{}), {}, {} cores; {:.0} min in all{}.\n",
+        info.started,
+        info.command,
+        info.commit,
+        info.branch,
+        if info.dirty {
+            ", with uncommitted changes to the library"
+        } else {
+            ""
+        },
+        info.rustc,
+        info.cores,
+        info.minutes,
+        if regenerated {
+            " (this report regenerated from its samples file)"
+        } else {
+            ""
+        }
     );
     let _ = writeln!(
         md,
@@ -1005,199 +1153,188 @@ fn report(o: &Opts, all: &[Crate], res: &Results, started: &str, elapsed: f64) -
          a GSI sort-key condition in a query, a typed update, a get). *dynakey*: \
          `#[derive(DynamoEntity)]` with pk, sk and two GSIs (one sparse) over ten fields. \
          *baseline*: the same structs with `serde` derives, `format!` keys and `serde_dynamo`, \
-         the same use sites on the SDK client. Times: wall time of an incremental `cargo check` / \
-         `cargo build` after appending a comment to the crate's `lib.rs`, median of {} runs \
-         (default dev profile, dependencies built). Peak: maximum RSS of the crate's `rustc`.\n",
-        o.reps
+         the same use sites on the SDK client. Incremental: `cargo check` / `cargo build` after \
+         appending a comment to the crate's `lib.rs` (an edit that changes nothing), \
+         dependencies built, default dev profile. Median of {reps} runs. Peak: maximum RSS of \
+         the crate's `rustc`.\n"
     );
 
     let timed: Vec<&Sample> = res.values().flat_map(|s| s.samples.iter()).collect();
-    let busy = timed
-        .iter()
-        .filter(|s| s.others >= o.idle_load.max(0.3))
-        .count();
+    let busy = timed.iter().filter(|s| s.others >= busy_at).count();
     let worst = timed.iter().map(|s| s.others).fold(0.0, f64::max);
     let _ = writeln!(
         md,
-        "Other processes used at least {:.1} cores during {busy} of the {} timed runs (at most {worst:.2} cores).\n",
-        o.idle_load.max(0.3),
-        timed.len()
+        "The machine is shared: other processes used at least {busy_at:.1} cores during {busy} \
+         of the {} timed runs (at most {worst:.2} of {} cores). Wall times marked † had such \
+         load in most of their runs and are inflated; the CPU time of the crate's `rustc` is \
+         hardly affected, so ratios and growth are given on CPU time.\n",
+        timed.len(),
+        info.cores
     );
 
     let get = |name: &str, mode: Mode, inc: Inc| res.get(&(name.to_string(), mode, inc));
+    let wall = |s: &Stats| {
+        format!(
+            "{:.2} s{}",
+            s.wall(),
+            if contended(s, busy_at) { " †" } else { "" }
+        )
+    };
+    let cpu = |s: &Stats| s.med(|x| x.rustc_cpu);
+    let has_scratch = res.keys().any(|k| k.2 == Inc::Scratch);
+    let has_wide = res.keys().any(|k| k.0 == "dk_wide");
     for inc in [Inc::Incremental, Inc::Scratch] {
-        if !o.scratch && inc == Inc::Scratch {
+        if inc == Inc::Scratch && !has_scratch {
             continue;
-        }
-        if inc == Inc::Scratch {
-            let _ = writeln!(
-                md,
-                "### Non-incremental (`CARGO_INCREMENTAL=0`: the crate alone compiled from nothing)\n"
-            );
         }
         let _ = writeln!(
             md,
-            "| entities | dynakey check | baseline check | ratio | dynakey build | baseline build | ratio | dynakey peak MB check / build | baseline peak MB check / build |"
+            "### {}\n",
+            match inc {
+                Inc::Incremental => "Incremental (after touching `lib.rs`)",
+                Inc::Scratch =>
+                    "Non-incremental (`CARGO_INCREMENTAL=0`: the crate alone compiled from nothing)",
+            }
         );
-        let _ = writeln!(md, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-        for &n in &o.sizes {
-            let (dc, bc, db, bb) = (
-                get(&format!("dk_{n}"), Mode::Check, inc),
-                get(&format!("base_{n}"), Mode::Check, inc),
-                get(&format!("dk_{n}"), Mode::Build, inc),
-                get(&format!("base_{n}"), Mode::Build, inc),
-            );
-            let (Some(dc), Some(bc), Some(db), Some(bb)) = (dc, bc, db, bb) else {
-                continue;
-            };
+        let rows: Vec<(usize, [&Stats; 4])> = o
+            .sizes
+            .iter()
+            .filter_map(|&n| {
+                Some((
+                    n,
+                    [
+                        get(&format!("dk_{n}"), Mode::Check, inc)?,
+                        get(&format!("base_{n}"), Mode::Check, inc)?,
+                        get(&format!("dk_{n}"), Mode::Build, inc)?,
+                        get(&format!("base_{n}"), Mode::Build, inc)?,
+                    ],
+                ))
+            })
+            .collect();
+        let _ = writeln!(md, "Wall time of the `cargo` command and peak memory:\n");
+        let _ = writeln!(
+            md,
+            "| entities | dynakey check | baseline check | dynakey build | baseline build | dynakey peak MB check / build | baseline peak MB check / build |"
+        );
+        let _ = writeln!(md, "|---:|---:|---:|---:|---:|---:|---:|");
+        for (n, [dc, bc, db, bb]) in &rows {
             let _ = writeln!(
                 md,
-                "| {n} | {:.2} s | {:.2} s | {} | {:.2} s | {:.2} s | {} | {:.0} / {:.0} | {:.0} / {:.0} |",
-                dc.wall(),
-                bc.wall(),
-                ratio(dc.wall(), bc.wall()),
-                db.wall(),
-                bb.wall(),
-                ratio(db.wall(), bb.wall()),
+                "| {n} | {} | {} | {} | {} | {:.0} / {:.0} | {:.0} / {:.0} |",
+                wall(dc),
+                wall(bc),
+                wall(db),
+                wall(bb),
                 dc.peak(),
                 db.peak(),
                 bc.peak(),
                 bb.peak()
             );
         }
-        let _ = writeln!(md);
-
-        // CPU time of the crate's rustc: less sensitive to a busy machine.
         let _ = writeln!(
             md,
-            "CPU time (user + system) of the crate's `rustc`, median; less sensitive than wall time to other load:\n"
+            "\nCPU time (user + system) of the crate's `rustc`; ratio dynakey / baseline:\n"
         );
-        let _ = writeln!(md, "| entities | dynakey check | baseline check | ratio | dynakey build | baseline build | ratio |");
-        let _ = writeln!(md, "|---:|---:|---:|---:|---:|---:|---:|");
-        for &n in &o.sizes {
-            let cpu = |name: String, mode| get(&name, mode, inc).map(|s| s.med(|x| x.rustc_cpu));
-            let (Some(dc), Some(bc), Some(db), Some(bb)) = (
-                cpu(format!("dk_{n}"), Mode::Check),
-                cpu(format!("base_{n}"), Mode::Check),
-                cpu(format!("dk_{n}"), Mode::Build),
-                cpu(format!("base_{n}"), Mode::Build),
-            ) else {
-                continue;
-            };
+        let _ = writeln!(
+            md,
+            "| entities | dynakey check | baseline check | ratio | dynakey build | baseline build | ratio | peak ratio check / build |"
+        );
+        let _ = writeln!(md, "|---:|---:|---:|---:|---:|---:|---:|---:|");
+        for (n, [dc, bc, db, bb]) in &rows {
             let _ = writeln!(
                 md,
-                "| {n} | {dc:.2} s | {bc:.2} s | {} | {db:.2} s | {bb:.2} s | {} |",
-                ratio(dc, bc),
-                ratio(db, bb)
+                "| {n} | {:.2} s | {:.2} s | {} | {:.2} s | {:.2} s | {} | {} / {} |",
+                cpu(dc),
+                cpu(bc),
+                ratio(cpu(dc), cpu(bc)),
+                cpu(db),
+                cpu(bb),
+                ratio(cpu(db), cpu(bb)),
+                ratio(dc.peak(), bc.peak()),
+                ratio(db.peak(), bb.peak())
             );
         }
         let _ = writeln!(md);
 
         // Growth: factor between sizes and the marginal cost per entity.
-        if o.sizes.len() >= 2 {
-            let steps: Vec<(usize, usize)> = o.sizes.windows(2).map(|w| (w[0], w[1])).collect();
-            let mut head = String::from("| | ");
+        if rows.len() >= 2 {
+            let mut head = String::from("| rustc CPU time | ");
             let mut rule = String::from("|---|");
-            for (a, b) in &steps {
+            for w in rows.windows(2) {
+                let (a, b) = (w[0].0, w[1].0);
                 let _ = write!(
                     head,
-                    "{a} → {b}: ×time (×N = {:.0}) | ms per entity | ",
-                    *b as f64 / *a as f64
+                    "{a} → {b} (×{:.0} entities) | ms per entity | ",
+                    b as f64 / a as f64
                 );
                 rule.push_str("---:|---:|");
             }
-            head.push_str("MB per entity |");
+            let (lo, hi) = (rows[0].0, rows[rows.len() - 1].0);
+            let _ = write!(head, "peak MB per entity, {lo} → {hi} |");
             rule.push_str("---:|");
             let _ = writeln!(
                 md,
-                "Growth (linear: ms per entity stays level from step to step):\n"
+                "Growth: time factor per step and the marginal cost of one more entity (level ms per \
+                 entity from step to step = linear):\n"
             );
             let _ = writeln!(md, "{head}\n{rule}");
-            for (label, prefix, mode) in [
-                ("dynakey check", "dk", Mode::Check),
-                ("baseline check", "base", Mode::Check),
-                ("dynakey build", "dk", Mode::Build),
-                ("baseline build", "base", Mode::Build),
+            for (label, col) in [
+                ("dynakey check", 0),
+                ("baseline check", 1),
+                ("dynakey build", 2),
+                ("baseline build", 3),
             ] {
                 let mut row = format!("| {label} | ");
-                for (a, b) in &steps {
-                    match (
-                        get(&format!("{prefix}_{a}"), mode, inc),
-                        get(&format!("{prefix}_{b}"), mode, inc),
-                    ) {
-                        (Some(x), Some(y)) => {
-                            let _ = write!(
-                                row,
-                                "×{:.2} | {:.0} | ",
-                                y.wall() / x.wall(),
-                                1000.0 * (y.wall() - x.wall()) / (*b - *a) as f64
-                            );
-                        }
-                        _ => row.push_str("– | – | "),
-                    }
+                for w in rows.windows(2) {
+                    let (x, y) = (w[0].1[col], w[1].1[col]);
+                    let _ = write!(
+                        row,
+                        "×{:.2} | {:.0} | ",
+                        cpu(y) / cpu(x),
+                        1000.0 * (cpu(y) - cpu(x)) / (w[1].0 - w[0].0) as f64
+                    );
                 }
-                let (lo, hi) = (o.sizes[0], *o.sizes.last().unwrap());
-                match (
-                    get(&format!("{prefix}_{lo}"), mode, inc),
-                    get(&format!("{prefix}_{hi}"), mode, inc),
-                ) {
-                    (Some(x), Some(y)) => {
-                        let _ = write!(row, "{:.1} |", (y.peak() - x.peak()) / (hi - lo) as f64);
-                    }
-                    _ => row.push_str("– |"),
-                }
-                let _ = writeln!(md, "{row}");
+                let (x, y) = (rows[0].1[col], rows[rows.len() - 1].1[col]);
+                let _ = writeln!(row, "{:.1} |", (y.peak() - x.peak()) / (hi - lo) as f64);
+                md.push_str(&row);
             }
-            // dynakey's extra cost per entity over the baseline, at the largest size.
-            let hi = *o.sizes.last().unwrap();
-            let mut extra = Vec::new();
-            for mode in [Mode::Check, Mode::Build] {
-                if let (Some(d), Some(b)) = (
-                    get(&format!("dk_{hi}"), mode, inc),
-                    get(&format!("base_{hi}"), mode, inc),
-                ) {
-                    extra.push(format!(
-                        "`cargo {}` {:+.0} ms and {:+.1} MB per entity",
-                        mode.cmd(),
-                        1000.0 * (d.wall() - b.wall()) / hi as f64,
-                        (d.peak() - b.peak()) / hi as f64
-                    ));
-                }
-            }
-            if !extra.is_empty() {
-                let _ = writeln!(
-                    md,
-                    "\nAt N = {hi}, dynakey over the baseline: {}.",
-                    extra.join("; ")
-                );
-            }
-            let _ = writeln!(md);
+            let (n, [dc, bc, db, bb]) = rows[rows.len() - 1];
+            let _ = writeln!(
+                md,
+                "\nAt N = {n}, dynakey over the baseline, per entity: `cargo check` {:+.0} ms CPU and \
+                 {:+.1} MB peak; `cargo build` {:+.0} ms CPU and {:+.1} MB peak.\n",
+                1000.0 * (cpu(dc) - cpu(bc)) / n as f64,
+                (dc.peak() - bc.peak()) / n as f64,
+                1000.0 * (cpu(db) - cpu(bb)) / n as f64,
+                (db.peak() - bb.peak()) / n as f64
+            );
         }
 
-        if o.wide {
-            let rows = [
+        if has_wide {
+            let _ = writeln!(
+                md,
+                "The 14-input entity (wall time †-marked as above; CPU time of its `rustc`):\n"
+            );
+            let _ = writeln!(md, "| crate | what | check | check CPU | check peak MB | build | build CPU | build peak MB |");
+            let _ = writeln!(md, "|---|---|---:|---:|---:|---:|---:|---:|");
+            for (name, what) in [
                 (
                     "dk_wide",
                     "one entity, GSI sort key of 14 inputs, typed update setting all 14",
                 ),
                 ("dk_1", "one typical entity (reference)"),
-            ];
-            let _ = writeln!(md, "The 14-input entity:\n");
-            let _ = writeln!(
-                md,
-                "| crate | what | check | check peak MB | build | build peak MB |"
-            );
-            let _ = writeln!(md, "|---|---|---:|---:|---:|---:|");
-            for (name, what) in rows {
+            ] {
                 if let (Some(c), Some(b)) =
                     (get(name, Mode::Check, inc), get(name, Mode::Build, inc))
                 {
                     let _ = writeln!(
                         md,
-                        "| `{name}` | {what} | {:.2} s | {:.0} | {:.2} s | {:.0} |",
-                        c.wall(),
+                        "| `{name}` | {what} | {} | {:.2} s | {:.0} | {} | {:.2} s | {:.0} |",
+                        wall(c),
+                        cpu(c),
                         c.peak(),
-                        b.wall(),
+                        wall(b),
+                        cpu(b),
                         b.peak()
                     );
                 }
@@ -1210,36 +1347,38 @@ fn report(o: &Opts, all: &[Crate], res: &Results, started: &str, elapsed: f64) -
     let _ = writeln!(
         md,
         "<details><summary>Every measurement</summary>\n\n\
-         cargo: wall time of the cargo invocation (median, min–max of {} runs); rustc: the crate's \
-         rustc, median wall and CPU (user + system); others: the most cores other processes \
-         used during a run (the machine is shared; above ~0.3 the wall times are inflated).\n",
-        o.reps
+         cargo: wall time of the cargo command (median, min–max); rustc: the crate's rustc, \
+         median wall and CPU (user + system) time; others: cores used by other processes, \
+         median and most, over the runs.\n"
     );
     let _ = writeln!(
         md,
         "| crate | command | cargo s (min–max) | rustc wall s | rustc CPU s | peak MB | others |"
     );
     let _ = writeln!(md, "|---|---|---:|---:|---:|---:|---:|");
-    for c in all {
+    let mut names: Vec<&String> = Vec::new();
+    for (n, _, _) in res.keys() {
+        if !names.contains(&n) {
+            names.push(n);
+        }
+    }
+    names.sort_by_key(|n| crate_order(n));
+    for name in names {
         for inc in [Inc::Incremental, Inc::Scratch] {
             for mode in [Mode::Check, Mode::Build] {
-                if let Some(s) = get(&c.name, mode, inc) {
+                if let Some(s) = get(name, mode, inc) {
                     let _ = writeln!(
                         md,
-                        "| `{}` | {}{} | {:.2} ({:.2}–{:.2}) | {:.2} | {:.2} | {:.0} | {:.2} |",
-                        c.name,
+                        "| `{name}` | {}{} | {:.2} ({:.2}–{:.2}) | {:.2} | {:.2} | {:.0} | {:.2}, {:.2} |",
                         mode.cmd(),
-                        if inc == Inc::Scratch {
-                            ", non-incremental"
-                        } else {
-                            ""
-                        },
+                        if inc == Inc::Scratch { ", non-incremental" } else { "" },
                         s.wall(),
                         s.min_wall(),
                         s.max_wall(),
                         s.med(|x| x.rustc_wall),
                         s.med(|x| x.rustc_cpu),
                         s.peak(),
+                        s.med(|x| x.others),
                         s.others()
                     );
                 }
@@ -1248,6 +1387,19 @@ fn report(o: &Opts, all: &[Crate], res: &Results, started: &str, elapsed: f64) -
     }
     let _ = writeln!(md, "\n</details>\n");
     md
+}
+
+/// dk_10, base_10, dk_50, …, then dk_wide, dk_1.
+fn crate_order(name: &str) -> (usize, usize, usize) {
+    if name == "dk_wide" {
+        return (1, 0, 0);
+    }
+    let (kind, n) = name.split_once('_').unwrap_or((name, "0"));
+    let n: usize = n.parse().unwrap_or(0);
+    if name == "dk_1" {
+        return (2, 0, 0);
+    }
+    (0, n, usize::from(kind != "dk"))
 }
 
 // ---------------------------------------------------------------------------
@@ -1304,24 +1456,78 @@ fn macro_stats(o: &Opts, r: &Runner) -> Res<String> {
 
 // ---------------------------------------------------------------------------
 
+fn write_outputs(o: &Opts, md: &str, samples: Option<(&RunInfo, &Results)>) -> Res<()> {
+    println!("{md}");
+    let path = o.out.join("report.md");
+    fs::create_dir_all(&o.out).map_err(|e| format!("{}: {e}", o.out.display()))?;
+    fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
+    eprintln!("== report written to {}", path.display());
+    if let Some(p) = &o.results {
+        fs::write(p, md).map_err(|e| format!("{}: {e}", p.display()))?;
+        eprintln!("== and to {}", p.display());
+        if let Some((info, res)) = samples {
+            let tsv = p.with_extension("tsv");
+            save_samples(&tsv, info, res)?;
+            eprintln!("== samples written to {}", tsv.display());
+        }
+    }
+    Ok(())
+}
+
+fn runner(o: &Opts, ws: PathBuf) -> Res<Runner> {
+    let rec_dir = o.out.join("records");
+    fs::create_dir_all(&rec_dir).map_err(|e| e.to_string())?;
+    Ok(Runner {
+        ws,
+        target: o.out.join("target"),
+        wrap: o.out.join("rustc-wrap.sh"),
+        log: rec_dir.join("cargo.log"),
+        rec_dir,
+    })
+}
+
+fn append_macro_stats(o: &Opts, md: &mut String) -> Res<()> {
+    if o.macro_stats {
+        let all = crates(o);
+        let r = runner(o, generate(o, &all)?)?;
+        match macro_stats(o, &r) {
+            Ok(s) => md.push_str(&s),
+            Err(e) => eprintln!("-Zmacro-stats skipped: {e}"),
+        }
+    }
+    Ok(())
+}
+
 fn run() -> Res<()> {
-    let o = parse_opts()?;
+    let mut o = parse_opts()?;
+
+    if let Some(path) = o.report_only.clone() {
+        // The sizes and crates are the samples file's.
+        let (info, res) = load_samples(&path)?;
+        let mut sizes: Vec<usize> = res
+            .keys()
+            .filter_map(|(n, _, _)| n.strip_prefix("base_")?.parse().ok())
+            .collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        o.sizes = sizes;
+        o.wide = res.keys().any(|k| k.0 == "dk_wide");
+        if o.sizes.is_empty() {
+            return Err(format!("{}: no samples", path.display()));
+        }
+        let mut md = report(&o, &res, &info, true);
+        append_macro_stats(&o, &mut md)?;
+        return write_outputs(&o, &md, None);
+    }
+
     let all = crates(&o);
     let ws = generate(&o, &all)?;
     eprintln!("== generated {} crates in {}", all.len(), ws.display());
     if o.generate_only {
         return Ok(());
     }
-    let rec_dir = o.out.join("records");
-    fs::create_dir_all(&rec_dir).map_err(|e| e.to_string())?;
-    let r = Runner {
-        ws: ws.clone(),
-        target: o.out.join("target"),
-        wrap: o.out.join("rustc-wrap.sh"),
-        log: rec_dir.join("cargo.log"),
-        rec_dir,
-    };
-    let started = sh("date", &["-u", "+%Y-%m-%d %H:%M UTC"], &o.repo);
+    let r = runner(&o, ws)?;
+    let mut info = RunInfo::capture(&o);
     let t0 = Instant::now();
 
     eprintln!("== warm-up: cargo build and cargo check of each crate (dependencies)");
@@ -1340,24 +1546,13 @@ fn run() -> Res<()> {
 
     eprintln!("== measuring: {} timed runs per crate and mode", o.reps);
     let res = measure(&o, &r, &all)?;
-    let mut md = report(&o, &all, &res, &started, t0.elapsed().as_secs_f64());
-
-    if o.macro_stats {
-        match macro_stats(&o, &r) {
-            Ok(s) => md.push_str(&s),
-            Err(e) => eprintln!("-Zmacro-stats skipped: {e}"),
-        }
-    }
-
-    println!("{md}");
-    let path = o.out.join("report.md");
-    fs::write(&path, &md).map_err(|e| format!("{}: {e}", path.display()))?;
-    eprintln!("== report written to {}", path.display());
-    if let Some(p) = &o.results {
-        fs::write(p, &md).map_err(|e| format!("{}: {e}", p.display()))?;
-        eprintln!("== and to {}", p.display());
-    }
-    Ok(())
+    info.minutes = t0.elapsed().as_secs_f64() / 60.0;
+    let samples = o.out.join("samples.tsv");
+    save_samples(&samples, &info, &res)?;
+    eprintln!("== samples written to {}", samples.display());
+    let mut md = report(&o, &res, &info, false);
+    append_macro_stats(&o, &mut md)?;
+    write_outputs(&o, &md, Some((&info, &res)))
 }
 
 fn main() {
