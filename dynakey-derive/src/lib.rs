@@ -32,7 +32,7 @@ fn derive<M>(
         Some(model) if !cx.has_errors() => generate(&model, input).into(),
         _ => {
             let mut out = cx.into_compile_errors();
-            out.extend(fallback(input));
+            out.extend(gen::scoped(fallback(input)));
             out.into()
         }
     }
@@ -60,7 +60,7 @@ pub fn derive_value(input: TokenStream) -> TokenStream {
     derive(
         &input,
         check::value,
-        |m, _| gen::value::expand(m),
+        |m, _| gen::scoped(gen::value::expand(m)),
         gen::value::fallback,
     )
 }
@@ -74,7 +74,7 @@ pub fn derive_union(input: TokenStream) -> TokenStream {
     derive(
         &input,
         check::union,
-        |m, _| gen::union::expand(m),
+        |m, _| gen::scoped(gen::union::expand(m)),
         gen::union::fallback,
     )
 }
@@ -92,7 +92,7 @@ pub fn derive_table(input: TokenStream) -> TokenStream {
     derive(
         &input,
         check::table,
-        |m, _| gen::table::expand(m),
+        |m, _| gen::scoped(gen::table::expand(m)),
         gen::table::fallback,
     )
 }

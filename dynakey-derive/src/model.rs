@@ -127,13 +127,6 @@ impl KeyModel {
     pub fn distinct_fields(&self) -> Vec<usize> {
         dedup(self.fields())
     }
-
-    pub fn prefix(&self) -> String {
-        match self.parts.first() {
-            Some(Part::Lit(l)) => l.clone(),
-            _ => String::new(),
-        }
-    }
 }
 
 pub struct IndexModel {

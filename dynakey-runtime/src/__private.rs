@@ -3,6 +3,9 @@
 
 pub use std::borrow::Borrow;
 pub use std::collections::HashMap;
+pub use std::convert::AsRef;
+pub use std::default::Default;
+pub use std::marker::PhantomData;
 pub use std::option::Option::{self, None, Some};
 pub use std::result::Result::{self, Err, Ok};
 pub use std::string::String;
@@ -14,9 +17,9 @@ pub use crate::entity::{Entity, EntityMeta, FieldMeta, IndexKind, IndexMeta, Key
 pub use crate::error::{EncodeError, KeyFormatError, KeyFormatReason};
 pub use crate::key::cond::bounds;
 pub use crate::key::{
-    Global, Key, KeyDecimal, KeyKind, KeyPadded, KeyPartError, KeyReader, KeyReverse, KeySigned,
-    KeyTemplate, KeyText, KeyWriter, Local, PartFormat, PartitionKey, SortKeyCondition, SortKeyOp,
-    Table, TemplatePart,
+    CondResult, Global, Key, KeyDecimal, KeyKind, KeyPadded, KeyPartError, KeyReader, KeyReverse,
+    KeySigned, KeyTemplate, KeyText, KeyWriter, Local, PartFormat, PartitionKey, SortKeyCondition,
+    SortKeyFull, SortKeyNext, SortKeyOp, SortKeyTextNext, Table, TemplatePart,
 };
 
 pub use std::sync::OnceLock;
@@ -26,6 +29,8 @@ pub use std::sync::OnceLock;
 /// name is hashed again) and then puts each value in its slot.
 pub struct ItemTemplate {
     item: Item,
+    /// For each entry of `item` in iteration order, its index in `names`.
+    order: Vec<usize>,
 }
 
 impl ItemTemplate {
@@ -34,24 +39,39 @@ impl ItemTemplate {
         for name in names {
             item.insert((*name).to_owned(), AttributeValue::Null(true));
         }
-        ItemTemplate { item }
+        let order = item
+            .keys()
+            .map(|k| names.iter().position(|n| n == k).unwrap_or(usize::MAX))
+            .collect();
+        ItemTemplate { item, order }
     }
 
-    /// The item: the template of `names` (made on first use), each slot
-    /// given `value(name)`, slots whose value is `None` left out.
-    #[inline]
-    pub fn build(
+    /// The item: the template of `names` (made on first use) with slot
+    /// `names[i]` given `values[i]`, slots whose value is `None` left out.
+    /// A clone of a map visits its entries in the original's order, so the
+    /// k-th entry's name is `names[order[k]]` (checked, and looked up when
+    /// it is not).
+    pub fn fill(
         cell: &'static OnceLock<ItemTemplate>,
         names: &[&'static str],
-        mut value: impl FnMut(&str) -> Option<AttributeValue>,
+        values: &mut [Option<AttributeValue>],
     ) -> Item {
-        let mut item = cell.get_or_init(|| Self::new(names)).item.clone();
-        item.retain(|name, slot| match value(name) {
-            Some(v) => {
-                *slot = v;
-                true
+        let t = cell.get_or_init(|| Self::new(names));
+        let mut item = t.item.clone();
+        let mut k = 0;
+        item.retain(|name, slot| {
+            let i = match t.order.get(k) {
+                Some(&i) if names.get(i).is_some_and(|n| n == name) => i,
+                _ => names.iter().position(|n| n == name).unwrap_or(usize::MAX),
+            };
+            k += 1;
+            match values.get_mut(i).and_then(Option::take) {
+                Some(v) => {
+                    *slot = v;
+                    true
+                }
+                None => false,
             }
-            None => false,
         });
         item
     }
@@ -71,6 +91,39 @@ pub fn put_attr_omit_empty<T: Attr>(item: &mut Item, name: &'static str, v: &T) 
     if !v.is_empty_value() {
         put_attr(item, name, v);
     }
+}
+
+/// An attribute value, or nothing when the value is empty (`omit_empty`).
+#[inline]
+pub fn attr_unless_empty<T: Attr>(v: &T) -> Option<AttributeValue> {
+    if v.is_empty_value() {
+        None
+    } else {
+        v.to_attr()
+    }
+}
+
+/// Reads attribute `name`, or the type's default when the item lacks it
+/// (`omit_empty`: an empty value is stored as no attribute).
+pub fn decode_or_default<T: Attr + Default>(
+    item: &Item,
+    name: &str,
+    path: &AttrPath<'_>,
+) -> Result<T, DecodeError> {
+    match item.get(name) {
+        Some(v) => T::from_attr(v, &path.field(name)),
+        None => Ok(T::default()),
+    }
+}
+
+/// Template parts, as the derive writes them.
+pub const fn lit(text: &'static str) -> TemplatePart {
+    TemplatePart::Lit(text)
+}
+
+/// A placeholder part.
+pub const fn part(name: &'static str, format: PartFormat) -> TemplatePart {
+    TemplatePart::Field { name, format }
 }
 
 /// Inserts a string attribute.
@@ -192,5 +245,5 @@ pub use crate::error::Error;
 pub use crate::expr::{Condition, Update};
 pub use crate::update::{
     Field, Fold, IntoField, Nil, Patch, Rem, Removed, Set, Sets, State, TypedUpdate, Unset,
-    UpdateMode, UpdateParts, Upsert,
+    UpdateCore, UpdateMode, UpdateParts, Upsert,
 };

@@ -111,6 +111,26 @@ pub struct KeyMeta {
     pub key: &'static crate::key::KeyTemplate,
 }
 
+impl KeyMeta {
+    /// The metadata of attribute `attr` filled by `key`, reading `fields`
+    /// (what the derive writes; the template text and prefix come from
+    /// `key`).
+    #[doc(hidden)]
+    pub const fn __new(
+        attr: &'static str,
+        fields: &'static [&'static str],
+        key: &'static crate::key::KeyTemplate,
+    ) -> Self {
+        KeyMeta {
+            attr,
+            template: key.text(),
+            prefix: key.prefix(),
+            fields,
+            key,
+        }
+    }
+}
+
 /// Global or local (see the example on [`EntityMeta`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IndexKind {
@@ -148,4 +168,24 @@ pub struct FieldMeta {
     pub ty: &'static str,
     /// Whether a missing attribute reads as a default (`#[dynamo(default)]`).
     pub default: bool,
+}
+
+impl FieldMeta {
+    /// What the derive writes, positionally.
+    #[doc(hidden)]
+    pub const fn __new(
+        name: &'static str,
+        attr: &'static str,
+        optional: bool,
+        ty: &'static str,
+        default: bool,
+    ) -> Self {
+        FieldMeta {
+            name,
+            attr,
+            optional,
+            ty,
+            default,
+        }
+    }
 }

@@ -19,7 +19,7 @@ pub fn encode_fields(fields: &[Field]) -> TokenStream {
         let sp = ty.span();
         if f.serde() {
             return quote! {
-                if let ::core::option::Option::Some(__v) = #p::serde_to_attr(&self.#id, #name)? {
+                if let #p::Some(__v) = #p::serde_to_attr(&self.#id, #name)? {
                     __item.insert(#p::String::from(#attr), __v);
                 }
             };
@@ -27,23 +27,17 @@ pub fn encode_fields(fields: &[Field]) -> TokenStream {
         if f.ttl() {
             let call = quote_spanned!(sp=> <#ty as #p::Ttl>::ttl_to_attr);
             return quote! {
-                if let ::core::option::Option::Some(__v) = #call(&self.#id) {
+                if let #p::Some(__v) = #call(&self.#id) {
                     __item.insert(#p::String::from(#attr), __v);
                 }
             };
         }
-        let to = quote_spanned!(sp=> <#ty as #p::Attr>::to_attr);
-        let put = quote! {
-            if let ::core::option::Option::Some(__v) = #to(&self.#id) {
-                __item.insert(#p::String::from(#attr), __v);
-            }
-        };
-        if f.omit_empty() {
-            let empty = quote_spanned!(sp=> <#ty as #p::Attr>::is_empty_value);
-            quote!(if !#empty(&self.#id) { #put })
+        let put = if f.omit_empty() {
+            quote_spanned!(sp=> #p::put_attr_omit_empty::<#ty>)
         } else {
-            put
-        }
+            quote_spanned!(sp=> #p::put_attr::<#ty>)
+        };
+        quote!(#put(&mut __item, #attr, &self.#id);)
     });
     quote!(#(#stmts)*)
 }
@@ -66,20 +60,12 @@ pub fn encode_values(fields: &[Field]) -> Vec<(String, TokenStream)> {
             } else if f.ttl() {
                 let call = quote_spanned!(sp=> <#ty as #p::Ttl>::ttl_to_attr);
                 quote!(#call(&self.#id))
+            } else if f.omit_empty() {
+                let call = quote_spanned!(sp=> #p::attr_unless_empty::<#ty>);
+                quote!(#call(&self.#id))
             } else {
-                let to = quote_spanned!(sp=> <#ty as #p::Attr>::to_attr);
-                if f.omit_empty() {
-                    let empty = quote_spanned!(sp=> <#ty as #p::Attr>::is_empty_value);
-                    quote! {
-                        if #empty(&self.#id) {
-                            ::core::option::Option::None
-                        } else {
-                            #to(&self.#id)
-                        }
-                    }
-                } else {
-                    quote!(#to(&self.#id))
-                }
+                let call = quote_spanned!(sp=> <#ty as #p::Attr>::to_attr);
+                quote!(#call(&self.#id))
             };
             (f.attr.clone(), value)
         })
@@ -100,7 +86,7 @@ pub fn decode_fields(fields: &[Field]) -> TokenStream {
             Some(d) => {
                 let value = match d {
                     DefaultValue::Trait => {
-                        quote_spanned!(sp=> <#ty as ::core::default::Default>::default())
+                        quote_spanned!(sp=> <#ty as __dk::Default>::default())
                     }
                     DefaultValue::Path(p) => quote_spanned!(sp=> #p()),
                 };
@@ -119,25 +105,17 @@ fn decode_field(f: &Field) -> TokenStream {
     let attr = &f.attr;
     let sp = ty.span();
     if f.skip() {
-        return quote_spanned!(sp=> <#ty as ::core::default::Default>::default());
+        return quote_spanned!(sp=> <#ty as #p::Default>::default());
     }
     if f.serde() {
         return quote!(#p::serde_from_item(__item, #attr, &__path)?);
     }
-    if f.ttl() {
-        let call = quote_spanned!(sp=> <#ty as #p::Ttl>::ttl_from_item);
-        return quote!(#call(__item, #attr, &__path)?);
-    }
-    let from = quote_spanned!(sp=> <#ty as #p::Attr>::from_attr);
-    let missing = if f.omit_empty() {
-        quote_spanned!(sp=> ::core::result::Result::Ok(<#ty as ::core::default::Default>::default()))
+    let call = if f.ttl() {
+        quote_spanned!(sp=> <#ty as #p::Ttl>::ttl_from_item)
+    } else if f.omit_empty() {
+        quote_spanned!(sp=> #p::decode_or_default::<#ty>)
     } else {
-        quote_spanned!(sp=> <#ty as #p::Attr>::from_missing(&__path.field(#attr)))
+        quote_spanned!(sp=> #p::decode_field::<#ty>)
     };
-    quote! {
-        match __item.get(#attr) {
-            ::core::option::Option::Some(__v) => #from(__v, &__path.field(#attr))?,
-            ::core::option::Option::None => #missing?,
-        }
-    }
+    quote!(#call(__item, #attr, &__path)?)
 }

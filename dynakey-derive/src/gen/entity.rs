@@ -6,14 +6,12 @@ use syn::Ident;
 
 use super::codec::{decode_fields, encode_values};
 use super::keys::{call_text_fn, key_fields, keys, tpl_const};
-use super::private;
+use super::{private, scoped};
 use crate::model::{Entity, IndexModel, KeyKind, KeyModel};
 
 fn key_meta(e: &Entity, k: &KeyModel) -> TokenStream {
     let p = private();
     let attr = &k.attr;
-    let tpl = &k.template;
-    let prefix = k.prefix();
     let mut names: Vec<String> = Vec::new();
     for i in k.fields() {
         let n = e.fields[i].ident.to_string();
@@ -23,7 +21,7 @@ fn key_meta(e: &Entity, k: &KeyModel) -> TokenStream {
     }
     let tc = tpl_const(k);
     let ident = &e.ident;
-    quote!(#p::KeyMeta { attr: #attr, template: #tpl, prefix: #prefix, fields: &[#(#names),*], key: #ident::#tc })
+    quote!(#p::KeyMeta::__new(#attr, &[#(#names),*], #ident::#tc))
 }
 
 fn index_meta(e: &Entity, ix: &IndexModel) -> TokenStream {
@@ -37,9 +35,9 @@ fn index_meta(e: &Entity, ix: &IndexModel) -> TokenStream {
     let sk = match &ix.sk {
         Some(k) => {
             let m = key_meta(e, k);
-            quote!(::core::option::Option::Some(#m))
+            quote!(#p::Some(#m))
         }
-        None => quote!(::core::option::Option::None),
+        None => quote!(#p::None),
     };
     let sparse = ix.sparse;
     quote!(#p::IndexMeta { name: #name, kind: #kind, pk: #pk, sk: #sk, sparse: #sparse })
@@ -69,28 +67,32 @@ fn index_values(e: &Entity, ix: &IndexModel, first: usize) -> (TokenStream, Vec<
             let inner = &f.inner;
             let bind = if f.optional {
                 quote! {
-                    let #id = match &self.#id {
-                        ::core::option::Option::Some(__v) => __v,
-                        ::core::option::Option::None => break 'key ::core::option::Option::None,
-                    };
+                    let #p::Some(#id) = &self.#id else { break 'key #p::None };
                 }
             } else {
                 quote!(let #id = &self.#id;)
             };
             let empty = if f.omit_empty() && ix.sparse {
-                quote!(if <#inner as #p::Attr>::is_empty_value(#id) { break 'key ::core::option::Option::None; })
+                quote!(if <#inner as #p::Attr>::is_empty_value(#id) { break 'key #p::None; })
             } else {
                 quote!()
             };
             quote!(#bind #empty)
         });
         let call = call_text_fn(e, k, true);
-        stmts.push(quote! {
-            #[allow(unused_labels, clippy::never_loop)]
-            let mut #local: #p::Option<#p::AttributeValue> = 'key: {
-                #(#binds)*
-                ::core::option::Option::Some(#p::AttributeValue::S(#call))
-            };
+        let optional = key_fields(k)
+            .into_iter()
+            .any(|i| e.fields[i].optional || (e.fields[i].omit_empty() && ix.sparse));
+        stmts.push(if optional {
+            quote! {
+                let #local = 'key: {
+                    #(#binds)*
+                    #p::Some(#p::AttributeValue::S(#call))
+                };
+            }
+        } else {
+            let call = call_text_fn(e, k, false);
+            quote!(let #local = #p::Some(#p::AttributeValue::S(#call));)
         });
         slots.push((k.attr.clone(), local));
     }
@@ -103,7 +105,10 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
     let code = keys(e, vis);
     let update = super::update::expand(e, vis);
     let outer = &code.outer;
+    let chain_impls = &code.impls;
     let inherent = &code.inherent;
+    let update_outer = &update.outer;
+    let update_impls = &update.impls;
 
     let type_name = ident.to_string();
     let disc = &e.discriminator;
@@ -112,9 +117,9 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
     let sk_meta = match &e.sk {
         Some(k) => {
             let m = key_meta(e, k);
-            quote!(::core::option::Option::Some(#m))
+            quote!(#p::Some(#m))
         }
-        None => quote!(::core::option::Option::None),
+        None => quote!(#p::None),
     };
     let index_metas = e.indexes.iter().map(|ix| index_meta(e, ix));
     let field_metas = e.fields.iter().filter(|f| !f.skip()).map(|f| {
@@ -124,18 +129,18 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
         let optional = f.may_be_absent() || crate::types::is_set(&f.inner);
         let ty = f.ty_text();
         let default = f.default.is_some();
-        quote!(#p::FieldMeta { name: #name, attr: #attr, optional: #optional, ty: #ty, default: #default })
+        quote!(#p::FieldMeta::__new(#name, #attr, #optional, #ty, #default))
     });
     let version = match e.fields.iter().find(|f| f.version()) {
         Some(f) => {
             let a = &f.attr;
-            quote!(::core::option::Option::Some(#a))
+            quote!(#p::Some(#a))
         }
-        None => quote!(::core::option::Option::None),
+        None => quote!(#p::None),
     };
     let ttl = match &e.ttl_attr {
-        Some(a) => quote!(::core::option::Option::Some(#a)),
-        None => quote!(::core::option::Option::None),
+        Some(a) => quote!(#p::Some(#a)),
+        None => quote!(#p::None),
     };
 
     let pk_attr = &e.pk.attr;
@@ -144,9 +149,9 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
         Some(k) => {
             let attr = &k.attr;
             let call = call_text_fn(e, k, false);
-            quote!(::core::option::Option::Some((#attr, #call)))
+            quote!(#p::Some((#attr, #call)))
         }
-        None => quote!(::core::option::Option::None),
+        None => quote!(#p::None),
     };
     let to_item = to_item_body(e);
     // Batch writes take unversioned entities only (DYNA229).
@@ -157,9 +162,9 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
         .then(|| quote!(impl #p::Unversioned for #ident {}));
     let decode = decode_fields(&e.fields);
 
-    quote! {
-        #outer
-        #update
+    let impls = scoped(quote! {
+        #chain_impls
+        #update_impls
 
         impl #ident {
             #inherent
@@ -180,20 +185,25 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
                 version_attr: #version,
             };
 
-            fn to_item(&self) -> ::core::result::Result<#p::Item, #p::EncodeError> {
+            fn to_item(&self) -> #p::Result<#p::Item, #p::EncodeError> {
                 #to_item
             }
 
-            fn from_item(__item: &#p::Item) -> ::core::result::Result<Self, #p::DecodeError> {
+            fn from_item(__item: &#p::Item) -> #p::Result<Self, #p::DecodeError> {
                 #p::check_discriminator(__item, #disc_attr, #disc)?;
                 let __path = #p::AttrPath::root("");
-                ::core::result::Result::Ok(Self { #decode })
+                #p::Ok(Self { #decode })
             }
 
-            fn item_key(&self) -> ::core::result::Result<#p::Key<Self>, #p::KeyFormatError> {
-                ::core::result::Result::Ok(#p::Key::__new(#pk_attr, #pk_call, #sk_key))
+            fn item_key(&self) -> #p::Result<#p::Key<Self>, #p::KeyFormatError> {
+                #p::Ok(#p::Key::__new(#pk_attr, #pk_call, #sk_key))
             }
         }
+    });
+    quote! {
+        #outer
+        #update_outer
+        #impls
     }
 }
 
@@ -205,13 +215,13 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
 /// attribute name is hashed per item (SipHash was a quarter of the encode).
 fn to_item_body(e: &Entity) -> TokenStream {
     let p = private();
-    let some_s = |v: TokenStream| quote!(::core::option::Option::Some(#p::AttributeValue::S(#v)));
+    let some_s = |v: TokenStream| quote!(#p::Some(#p::AttributeValue::S(#v)));
     let mut lets: Vec<TokenStream> = Vec::new();
     // (attribute, local) in insertion order.
     let mut slots: Vec<(String, Ident)> = Vec::new();
     let single = |attr: &str, value: TokenStream, lets: &mut Vec<_>, slots: &mut Vec<_>| {
         let local = format_ident!("__a{}", slots.len());
-        lets.push(quote!(let mut #local: #p::Option<#p::AttributeValue> = #value;));
+        lets.push(quote!(let #local = #value;));
         slots.push((attr.to_owned(), local));
     };
     let disc = &e.discriminator;
@@ -245,26 +255,19 @@ fn to_item_body(e: &Entity) -> TokenStream {
         }
     }
     let names: Vec<&String> = groups.iter().map(|(a, _)| a).collect();
-    let takes = groups.iter().map(|(_, locals)| {
+    let values = groups.iter().map(|(_, locals)| {
         let mut rev = locals.iter().rev();
         let last = rev.next().expect("a group has a local");
-        let mut take = quote!(#last.take());
+        let mut value = quote!(#last);
         for l in rev {
-            take = quote!(#take.or(#l.take()));
+            value = quote!(#value.or(#l));
         }
-        take
+        value
     });
     quote! {
         static __TEMPLATE: #p::OnceLock<#p::ItemTemplate> = #p::OnceLock::new();
         #(#lets)*
-        ::core::result::Result::Ok(#p::ItemTemplate::build(
-            &__TEMPLATE,
-            &[#(#names),*],
-            |__attr: &str| match __attr {
-                #(#names => #takes,)*
-                _ => ::core::option::Option::None,
-            },
-        ))
+        #p::Ok(#p::ItemTemplate::fill(&__TEMPLATE, &[#(#names),*], &mut [#(#values),*]))
     }
 }
 
@@ -284,19 +287,19 @@ pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
                 discriminator: "",
                 discriminator_attr: "",
                 pk: #p::KeyMeta { attr: "", template: "", prefix: "", fields: &[], key: &#p::KeyTemplate::new("", "", &[]) },
-                sk: ::core::option::Option::None,
+                sk: #p::None,
                 indexes: &[],
                 fields: &[],
-                ttl_attr: ::core::option::Option::None,
-                version_attr: ::core::option::Option::None,
+                ttl_attr: #p::None,
+                version_attr: #p::None,
             };
-            fn to_item(&self) -> ::core::result::Result<#p::Item, #p::EncodeError> {
+            fn to_item(&self) -> #p::Result<#p::Item, #p::EncodeError> {
                 ::core::panic!("the DynamoEntity derive failed")
             }
-            fn from_item(_: &#p::Item) -> ::core::result::Result<Self, #p::DecodeError> {
+            fn from_item(_: &#p::Item) -> #p::Result<Self, #p::DecodeError> {
                 ::core::panic!("the DynamoEntity derive failed")
             }
-            fn item_key(&self) -> ::core::result::Result<#p::Key<Self>, #p::KeyFormatError> {
+            fn item_key(&self) -> #p::Result<#p::Key<Self>, #p::KeyFormatError> {
                 ::core::panic!("the DynamoEntity derive failed")
             }
         }

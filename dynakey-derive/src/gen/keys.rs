@@ -16,9 +16,9 @@ use super::private;
 pub fn arg_ty(f: &Field) -> TokenStream {
     let inner = &f.inner;
     if f.kind == TypeKind::String {
-        quote!(impl ::core::convert::AsRef<str>)
+        quote!(impl __dk::AsRef<str>)
     } else {
-        quote!(impl ::core::borrow::Borrow<#inner>)
+        quote!(impl __dk::Borrow<#inner>)
     }
 }
 
@@ -27,17 +27,24 @@ pub fn arg_rebind(f: &Field) -> TokenStream {
     arg_rebind_of(f, &f.ident)
 }
 
-/// [`arg_rebind`] of a parameter named `name`.
-fn arg_rebind_as(f: &Field, name: &str) -> TokenStream {
-    arg_rebind_of(f, &format_ident!("{}", name))
-}
-
+/// The bound of an `impl AsRef<str>` / `impl Borrow<T>` parameter brings
+/// its method into scope, so the call needs no path.
 fn arg_rebind_of(f: &Field, id: &Ident) -> TokenStream {
     let inner = &f.inner;
     if f.kind == TypeKind::String {
-        quote!(let #id: &str = ::core::convert::AsRef::<str>::as_ref(&#id);)
+        quote!(let #id: &str = #id.as_ref();)
     } else {
-        quote!(let #id: &#inner = ::core::borrow::Borrow::<#inner>::borrow(&#id);)
+        quote!(let #id: &#inner = #id.borrow();)
+    }
+}
+
+/// `#[allow(clippy::too_many_arguments)]` where a function takes more
+/// than clippy's limit of seven.
+pub fn allow_many(n: usize) -> TokenStream {
+    if n > 7 {
+        quote!(#[allow(clippy::too_many_arguments)])
+    } else {
+        TokenStream::new()
     }
 }
 
@@ -52,14 +59,14 @@ pub fn ref_ty(f: &Field) -> TokenStream {
 }
 
 /// " of index `GSI1`" for an index key, nothing for the table's (docs).
-fn of_index(k: &KeyModel) -> String {
+pub fn of_index(k: &KeyModel) -> String {
     k.index
         .as_ref()
         .map(|i| format!(" of index `{i}`"))
         .unwrap_or_default()
 }
 
-fn kind_ty(k: KeyKind) -> TokenStream {
+pub fn kind_ty(k: KeyKind) -> TokenStream {
     let p = private();
     match k {
         KeyKind::Table => quote!(#p::Table),
@@ -68,10 +75,10 @@ fn kind_ty(k: KeyKind) -> TokenStream {
     }
 }
 
-fn opt_str(s: &Option<String>) -> TokenStream {
+pub fn opt_str(s: &Option<String>) -> TokenStream {
     match s {
-        Some(s) => quote!(::core::option::Option::Some(#s)),
-        None => quote!(::core::option::Option::None),
+        Some(s) => quote!(__dk::Some(#s)),
+        None => quote!(__dk::None),
     }
 }
 
@@ -126,7 +133,7 @@ fn tpl_def(e: &Entity, k: &KeyModel) -> TokenStream {
     let disc = &e.discriminator;
     let text = &k.template;
     let parts = k.parts.iter().map(|part| match part {
-        Part::Lit(l) => quote!(#p::TemplatePart::Lit(#l)),
+        Part::Lit(l) => quote!(#p::lit(#l)),
         Part::Field { field, format } => {
             let name = e.fields[*field].name();
             let f = match *format {
@@ -137,7 +144,7 @@ fn tpl_def(e: &Entity, k: &KeyModel) -> TokenStream {
                 Format::Reverse => quote!(Reverse),
                 Format::Path => quote!(Path),
             };
-            quote!(#p::TemplatePart::Field { name: #name, format: #p::PartFormat::#f })
+            quote!(#p::part(#name, #p::PartFormat::#f))
         }
     });
     quote! {
@@ -151,12 +158,15 @@ fn text_fn(e: &Entity, k: &KeyModel) -> TokenStream {
     let p = private();
     let name = internal_fn(k);
     let fields = key_fields(k);
-    let params = fields.iter().map(|&i| {
-        let f = &e.fields[i];
-        let id = &f.ident;
-        let t = ref_ty(f);
-        quote!(#id: #t)
-    });
+    let params: Vec<TokenStream> = fields
+        .iter()
+        .map(|&i| {
+            let f = &e.fields[i];
+            let id = &f.ident;
+            let t = ref_ty(f);
+            quote!(#id: #t)
+        })
+        .collect();
     let writes = k.parts.iter().filter_map(|part| match part {
         Part::Lit(_) => None,
         Part::Field { field, format } => {
@@ -167,10 +177,11 @@ fn text_fn(e: &Entity, k: &KeyModel) -> TokenStream {
         }
     });
     let tpl = tpl_const(k);
+    let allow = allow_many(fields.len());
     quote! {
         #[doc(hidden)]
-        #[allow(clippy::too_many_arguments)]
-        pub fn #name(#(#params),*) -> ::core::result::Result<#p::String, #p::KeyFormatError> {
+        #allow
+        pub fn #name(#(#params),*) -> #p::Result<#p::String, #p::KeyFormatError> {
             let mut __w = #p::KeyWriter::new(Self::#tpl);
             #(#writes)*
             __w.finish()
@@ -223,12 +234,11 @@ fn parse_fn(e: &Entity, k: &KeyModel) -> TokenStream {
     );
     quote! {
         #[doc = #doc]
-        #[allow(unused_parens)]
-        pub fn #name(key: &str) -> ::core::result::Result<(#(#tys,)*), #p::KeyFormatError> {
+        pub fn #name(key: &str) -> #p::Result<(#(#tys,)*), #p::KeyFormatError> {
             let mut __r = #p::KeyReader::new(Self::#tpl, key)?;
             #(#steps)*
             __r.end()?;
-            ::core::result::Result::Ok((#(#outs,)*))
+            #p::Ok((#(#outs,)*))
         }
     }
 }
@@ -236,7 +246,7 @@ fn parse_fn(e: &Entity, k: &KeyModel) -> TokenStream {
 /// The public parameters of the fields of some keys, each field once in
 /// template order (`impl AsRef<str>` / `impl Borrow<T>`), and the lines
 /// rebinding them as plain references for the internal key functions.
-fn public_params<'a>(
+pub fn public_params<'a>(
     e: &Entity,
     keys: impl IntoIterator<Item = &'a KeyModel>,
 ) -> (Vec<TokenStream>, Vec<TokenStream>) {
@@ -277,179 +287,22 @@ fn pk_fn(e: &Entity, k: &KeyModel) -> TokenStream {
         k.template,
         of_index(k)
     );
+    let allow = allow_many(params.len());
     quote! {
         #[doc = #doc]
-        #[allow(clippy::too_many_arguments)]
-        pub fn #name(#(#params),*) -> ::core::result::Result<#p::PartitionKey<#ident, #kind>, #p::KeyFormatError> {
+        #allow
+        pub fn #name(#(#params),*) -> #p::Result<#p::PartitionKey<#ident, #kind>, #p::KeyFormatError> {
             #(#rebinds)*
-            ::core::result::Result::Ok(#p::PartitionKey::__new(#index, #attr, #call))
+            #p::Ok(#p::PartitionKey::__new(#index, #attr, #call))
         }
     }
-}
-
-/// The sort-key condition chain: one struct per number of fixed fields.
-/// Each method hands the runtime's [`KeyWriter`] a closure writing the
-/// field; the conditions themselves are computed there.
-fn cond_chain(e: &Entity, k: &KeyModel, vis: &syn::Visibility) -> (TokenStream, TokenStream) {
-    let p = private();
-    let ident = &e.ident;
-    let kind = kind_ty(k.kind);
-    let index = opt_str(&k.index);
-    let attr = &k.attr;
-    let camel: String = k
-        .fn_name
-        .split('_')
-        .map(|w| {
-            let mut c = w.chars();
-            match c.next() {
-                Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
-                None => String::new(),
-            }
-        })
-        .collect();
-    let level = |i: usize| format_ident!("{}{}Cond{}", ident, camel, i);
-    let cond_ty = quote!(#p::SortKeyCondition<#ident, #kind>);
-    let res = quote!(::core::result::Result<#cond_ty, #p::KeyFormatError>);
-    let mk = |op: TokenStream| quote!(::core::result::Result::Ok(#p::SortKeyCondition::__new(#index, #attr, #op)));
-    let tpl = tpl_const(k);
-
-    let fields: Vec<(&Field, Format)> = k
-        .parts
-        .iter()
-        .filter_map(|p| match p {
-            Part::Field { field, format } => Some((&e.fields[*field], *format)),
-            Part::Lit(_) => None,
-        })
-        .collect();
-    let n = fields.len();
-    let mut items = Vec::new();
-    #[allow(clippy::needless_range_loop)] // `i` is the depth, used beyond indexing
-    for i in 0..=n {
-        let this = level(i);
-        let doc = if i == 0 {
-            format!("Conditions on `{}` = `{}` of `{}`: fix leading fields in order, then compare the next one.", k.attr, k.template, ident)
-        } else {
-            format!("`{}` with its first {} field(s) fixed.", k.template, i)
-        };
-        let mut methods = Vec::new();
-        let begins = mk(quote!(self.__w?.begins_with()));
-        if i == n {
-            methods.push(quote! {
-                /// The one key with every field fixed.
-                pub fn eq(self) -> #res {
-                    #begins
-                }
-                /// The one key with every field fixed (a field that is fixed
-                /// means that value, so this is `eq()`).
-                pub fn begins_with(self) -> #res {
-                    #begins
-                }
-            });
-        } else {
-            methods.push(quote! {
-                /// Keys whose fields fixed so far equal these values: at depth
-                /// zero, every item of this type.
-                pub fn begins_with(self) -> #res {
-                    #begins
-                }
-            });
-            let (f, format) = fields[i];
-            let id = &f.ident;
-            let aty = arg_ty(f);
-            let rebind = arg_rebind(f);
-            let next_level = level(i + 1);
-            let write = write_part(f, format, &quote!(#id));
-            let set_doc = format!("Fixes `{id}`.");
-            methods.push(quote! {
-                #[doc = #set_doc]
-                pub fn #id(self, #id: #aty) -> #next_level {
-                    #rebind
-                    #next_level {
-                        __w: self.__w.and_then(|mut __w| {
-                            #write?;
-                            ::core::result::Result::Ok(__w)
-                        }),
-                    }
-                }
-            });
-            for (op, doc) in [
-                ("lt", "below"),
-                ("le", "at or below"),
-                ("gt", "above"),
-                ("ge", "at or above"),
-            ] {
-                let op_id = format_ident!("{}", op);
-                let doc = format!("`{id}` {doc} the value (within the fields fixed so far).");
-                let ok = mk(quote!(__op));
-                methods.push(quote! {
-                    #[doc = #doc]
-                    pub fn #op_id(self, #id: #aty) -> #res {
-                        #rebind
-                        let __op = self.__w?.#op_id(|__w| #write)?;
-                        #ok
-                    }
-                });
-            }
-            let bdoc =
-                format!("`{id}` between `lo` and `hi`, both included (nothing when `lo > hi`).");
-            let write_lo = write_part(f, format, &quote!(lo));
-            let write_hi = write_part(f, format, &quote!(hi));
-            let lo_rebind = arg_rebind_as(f, "lo");
-            let hi_rebind = arg_rebind_as(f, "hi");
-            let ok = mk(quote!(__op));
-            methods.push(quote! {
-                #[doc = #bdoc]
-                pub fn between(self, lo: #aty, hi: #aty) -> #res {
-                    #lo_rebind
-                    #hi_rebind
-                    let __op = self.__w?.between(|__w| #write_lo, |__w| #write_hi)?;
-                    #ok
-                }
-            });
-            if f.kind == TypeKind::String {
-                let sw = format_ident!("{}_starts_with", id);
-                let doc = format!("Keys whose `{id}` text starts with `text`: a prefix search on the text, unlike `.{id}(..)`, which fixes the value.");
-                let ok = mk(quote!(self.__w?.starts_with(text.as_ref())?));
-                methods.push(quote! {
-                    #[doc = #doc]
-                    pub fn #sw(self, text: impl ::core::convert::AsRef<str>) -> #res {
-                        #ok
-                    }
-                });
-            }
-        }
-        items.push(quote! {
-            #[doc = #doc]
-            #[must_use]
-            #[derive(Debug, Clone)]
-            #vis struct #this {
-                __w: ::core::result::Result<#p::KeyWriter, #p::KeyFormatError>,
-            }
-            impl #this {
-                #(#methods)*
-            }
-        });
-    }
-    let entry_name = format_ident!("{}", k.fn_name);
-    let first = level(0);
-    let doc = format!(
-        "Sort-key conditions on `{}` = `{}`{}.",
-        k.attr,
-        k.template,
-        of_index(k)
-    );
-    let entry = quote! {
-        #[doc = #doc]
-        pub fn #entry_name() -> #first {
-            #first { __w: ::core::result::Result::Ok(#p::KeyWriter::new(Self::#tpl)) }
-        }
-    };
-    (quote!(#(#items)*), entry)
 }
 
 pub struct KeyCode {
-    /// Items outside the impl (condition structs).
+    /// Items in the user's module (condition structs).
     pub outer: TokenStream,
+    /// Their impls.
+    pub impls: TokenStream,
     /// Associated functions.
     pub inherent: TokenStream,
 }
@@ -458,6 +311,7 @@ pub fn keys(e: &Entity, vis: &syn::Visibility) -> KeyCode {
     let p = private();
     let ident = &e.ident;
     let mut outer = Vec::new();
+    let mut impls = Vec::new();
     let mut inherent = Vec::new();
 
     let mut all: Vec<&KeyModel> = vec![&e.pk];
@@ -472,8 +326,9 @@ pub fn keys(e: &Entity, vis: &syn::Visibility) -> KeyCode {
         inherent.push(text_fn(e, k));
         inherent.push(parse_fn(e, k));
         if k.role == KeyRole::Sort {
-            let (o, entry) = cond_chain(e, k, vis);
+            let (o, i, entry) = super::chain::cond_chain(e, k, vis);
             outer.push(o);
+            impls.push(i);
             inherent.push(entry);
         } else {
             inherent.push(pk_fn(e, k));
@@ -488,9 +343,9 @@ pub fn keys(e: &Entity, vis: &syn::Visibility) -> KeyCode {
         Some(sk) => {
             let call = call_text_fn(e, sk, true);
             let attr = &sk.attr;
-            quote!(::core::option::Option::Some((#attr, #call)))
+            quote!(#p::Some((#attr, #call)))
         }
-        None => quote!(::core::option::Option::None),
+        None => quote!(#p::None),
     };
     let doc = format!(
         "The table key of one `{}`: `{}` = `{}`{}.",
@@ -501,12 +356,13 @@ pub fn keys(e: &Entity, vis: &syn::Visibility) -> KeyCode {
             .map(|s| format!(", `{}` = `{}`", s.attr, s.template))
             .unwrap_or_default()
     );
+    let allow = allow_many(params.len());
     inherent.push(quote! {
         #[doc = #doc]
-        #[allow(clippy::too_many_arguments)]
-        pub fn key(#(#params),*) -> ::core::result::Result<#p::Key<#ident>, #p::KeyFormatError> {
+        #allow
+        pub fn key(#(#params),*) -> #p::Result<#p::Key<#ident>, #p::KeyFormatError> {
             #(#rebinds)*
-            ::core::result::Result::Ok(#p::Key::__new(#pk_attr, #pk_call, #sk))
+            #p::Ok(#p::Key::__new(#pk_attr, #pk_call, #sk))
         }
     });
 
@@ -517,26 +373,28 @@ pub fn keys(e: &Entity, vis: &syn::Visibility) -> KeyCode {
         let sk = match &ix.sk {
             Some(sk) => {
                 let call = call_text_fn(e, sk, true);
-                quote!(::core::option::Option::Some(#call))
+                quote!(#p::Some(#call))
             }
-            None => quote!(::core::option::Option::None),
+            None => quote!(#p::None),
         };
         let name = format_ident!("{}_key", ix.snake);
         let doc = format!(
             "The key texts (partition, sort) an item gets in index `{}`.",
             ix.name
         );
+        let allow = allow_many(params.len());
         inherent.push(quote! {
             #[doc = #doc]
-            #[allow(clippy::too_many_arguments)]
-            pub fn #name(#(#params),*) -> ::core::result::Result<(#p::String, ::core::option::Option<#p::String>), #p::KeyFormatError> {
+            #allow
+            pub fn #name(#(#params),*) -> #p::Result<(#p::String, #p::Option<#p::String>), #p::KeyFormatError> {
                 #(#rebinds)*
-                ::core::result::Result::Ok((#pk_call, #sk))
+                #p::Ok((#pk_call, #sk))
             }
         });
     }
     KeyCode {
         outer: quote!(#(#outer)*),
+        impls: quote!(#(#impls)*),
         inherent: quote!(#(#inherent)*),
     }
 }

@@ -1,11 +1,14 @@
 //! Code generation from a checked model. Nothing here reports user errors.
 
+pub mod chain;
 pub mod codec;
 pub mod entity;
 pub mod keys;
+pub mod setters;
 pub mod table;
 pub mod union;
 pub mod update;
+pub mod update_bounds;
 pub mod value;
 
 use std::cell::RefCell;
@@ -37,11 +40,36 @@ impl Drop for CrateScope {
     }
 }
 
-/// What generated code reaches the runtime through: `::dynakey::__private`,
-/// or `<crate>::__private` under `#[dynamo(crate = "..")]`.
-pub fn private() -> TokenStream {
+/// The full path of the runtime's private module: `::dynakey::__private`,
+/// or `<crate>::__private` under `#[dynamo(crate = "..")]`. Only items that
+/// must sit in the user's module (structs) name it; everything else goes
+/// through the short alias [`private`] inside a [`scoped`] block.
+pub fn private_path() -> TokenStream {
     CRATE.with(|c| match &*c.borrow() {
         Some(path) => quote!(#path::__private),
         None => quote!(::dynakey::__private),
     })
+}
+
+/// What generated code reaches the runtime through inside a [`scoped`]
+/// block: the alias `__dk`. Short paths are most of why the expansion is a
+/// third of what it was, and expansion size is what every user pays for on
+/// every edit.
+pub fn private() -> TokenStream {
+    quote!(__dk)
+}
+
+/// `const _: () = { use <private path> as __dk; items };`: impls (trait
+/// and inherent) are global wherever they are written, so they can live in
+/// an anonymous block that brings the alias without adding a name to the
+/// user's module.
+pub fn scoped(items: TokenStream) -> TokenStream {
+    let full = private_path();
+    quote! {
+        const _: () = {
+            #[allow(unused_imports)]
+            use #full as __dk;
+            #items
+        };
+    }
 }

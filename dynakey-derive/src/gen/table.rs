@@ -73,7 +73,7 @@ pub fn expand(t: &Table) -> TokenStream {
             /// they differ); with `DYNAKEY_SCHEMA=overwrite` in the
             /// environment, writes it instead. Call it from a test so CI
             /// flags a stale snapshot.
-            pub fn check_schema() -> ::core::result::Result<(), #p::String> {
+            pub fn check_schema() -> #p::Result<(), #p::String> {
                 #p::schema::check_file(::std::path::Path::new(Self::SCHEMA_PATH), &Self::schema())
             }
         }
@@ -87,12 +87,13 @@ fn snap_key(k: &SnapKey) -> TokenStream {
 }
 
 fn opt_key(k: Option<&SnapKey>) -> TokenStream {
+    let p = private();
     match k {
         Some(k) => {
             let k = snap_key(k);
-            quote!(::core::option::Option::Some(#k))
+            quote!(#p::Some(#k))
         }
-        None => quote!(::core::option::Option::None),
+        None => quote!(#p::None),
     }
 }
 

@@ -18,7 +18,7 @@ pub fn expand(u: &Union) -> TokenStream {
     let arms = u.variants.iter().map(|(v, ty)| {
         quote! {
             if __d == <#ty as #p::Entity>::META.discriminator {
-                return ::core::option::Option::Some(<#ty as #p::Entity>::from_item(__item).map(Self::#v));
+                return #p::Some(<#ty as #p::Entity>::from_item(__item).map(Self::#v));
             }
         }
     });
@@ -41,9 +41,9 @@ pub fn expand(u: &Union) -> TokenStream {
         #(#checks)*
         impl #p::EntityUnion for #ident {
             const VARIANTS: &'static [&'static #p::EntityMeta] = &[#(#metas),*];
-            fn decode_variant(__d: &str, __item: &#p::Item) -> ::core::option::Option<::core::result::Result<Self, #p::DecodeError>> {
+            fn decode_variant(__d: &str, __item: &#p::Item) -> #p::Option<#p::Result<Self, #p::DecodeError>> {
                 #(#arms)*
-                ::core::option::Option::None
+                #p::None
             }
         }
     }
@@ -59,8 +59,8 @@ pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
     quote! {
         impl #p::EntityUnion for #ident {
             const VARIANTS: &'static [&'static #p::EntityMeta] = &[];
-            fn decode_variant(_: &str, _: &#p::Item) -> ::core::option::Option<::core::result::Result<Self, #p::DecodeError>> {
-                ::core::option::Option::None
+            fn decode_variant(_: &str, _: &#p::Item) -> #p::Option<#p::Result<Self, #p::DecodeError>> {
+                #p::None
             }
         }
     }

@@ -24,28 +24,28 @@ pub fn expand(v: &Value) -> TokenStream {
                     }
                 }
                 impl #p::Attr for #ident {
-                    fn to_attr(&self) -> ::core::option::Option<#p::AttributeValue> {
-                        ::core::option::Option::Some(#p::AttributeValue::S(#p::String::from(self.dynamo_name())))
+                    fn to_attr(&self) -> #p::Option<#p::AttributeValue> {
+                        #p::Some(#p::AttributeValue::S(#p::String::from(self.dynamo_name())))
                     }
-                    fn from_attr(__v: &#p::AttributeValue, __path: &#p::AttrPath<'_>) -> ::core::result::Result<Self, #p::DecodeError> {
+                    fn from_attr(__v: &#p::AttributeValue, __path: &#p::AttrPath<'_>) -> #p::Result<Self, #p::DecodeError> {
                         match __v {
                             #p::AttributeValue::S(__s) => match __s.as_str() {
-                                #(#names => ::core::result::Result::Ok(Self::#idents),)*
-                                _ => ::core::result::Result::Err(#p::unit_enum_mismatch(__v, __path, Self::__NAMES)),
+                                #(#names => #p::Ok(Self::#idents),)*
+                                _ => #p::Err(#p::unit_enum_mismatch(__v, __path, Self::__NAMES)),
                             },
-                            _ => ::core::result::Result::Err(#p::unit_enum_mismatch(__v, __path, Self::__NAMES)),
+                            _ => #p::Err(#p::unit_enum_mismatch(__v, __path, Self::__NAMES)),
                         }
                     }
                 }
                 impl #p::KeyText for #ident {
-                    fn write_text(&self, __out: &mut #p::String) -> ::core::result::Result<(), #p::KeyPartError> {
+                    fn write_text(&self, __out: &mut #p::String) -> #p::Result<(), #p::KeyPartError> {
                         __out.push_str(self.dynamo_name());
-                        ::core::result::Result::Ok(())
+                        #p::Ok(())
                     }
-                    fn parse_text(__s: &str) -> ::core::result::Result<Self, #p::KeyPartError> {
+                    fn parse_text(__s: &str) -> #p::Result<Self, #p::KeyPartError> {
                         match __s {
-                            #(#names => ::core::result::Result::Ok(Self::#idents),)*
-                            _ => ::core::result::Result::Err(#p::unknown_variant(__s, Self::__NAMES)),
+                            #(#names => #p::Ok(Self::#idents),)*
+                            _ => #p::Err(#p::unknown_variant(__s, Self::__NAMES)),
                         }
                     }
                 }
@@ -57,18 +57,18 @@ pub fn expand(v: &Value) -> TokenStream {
             let n = fields.len();
             quote! {
                 impl #p::Attr for #ident {
-                    fn to_attr(&self) -> ::core::option::Option<#p::AttributeValue> {
+                    fn to_attr(&self) -> #p::Option<#p::AttributeValue> {
                         let mut __item: #p::Item = #p::HashMap::with_capacity(#n);
                         #encode
-                        ::core::option::Option::Some(#p::AttributeValue::M(__item))
+                        #p::Some(#p::AttributeValue::M(__item))
                     }
-                    fn from_attr(__v: &#p::AttributeValue, __path: &#p::AttrPath<'_>) -> ::core::result::Result<Self, #p::DecodeError> {
+                    fn from_attr(__v: &#p::AttributeValue, __path: &#p::AttrPath<'_>) -> #p::Result<Self, #p::DecodeError> {
                         let __path = *__path;
                         let __item = match __v {
                             #p::AttributeValue::M(__m) => __m,
-                            __other => return ::core::result::Result::Err(#p::DecodeError::mismatch(&__path, "M (map)", __other)),
+                            __other => return #p::Err(#p::DecodeError::mismatch(&__path, "M (map)", __other)),
                         };
-                        ::core::result::Result::Ok(Self { #decode })
+                        #p::Ok(Self { #decode })
                     }
                 }
             }
@@ -87,10 +87,10 @@ pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
     let key_text = matches!(input.data, syn::Data::Enum(_)).then(|| {
         quote! {
             impl #p::KeyText for #ident {
-                fn write_text(&self, _: &mut #p::String) -> ::core::result::Result<(), #p::KeyPartError> {
+                fn write_text(&self, _: &mut #p::String) -> #p::Result<(), #p::KeyPartError> {
                     ::core::panic!("the DynamoValue derive failed")
                 }
-                fn parse_text(_: &str) -> ::core::result::Result<Self, #p::KeyPartError> {
+                fn parse_text(_: &str) -> #p::Result<Self, #p::KeyPartError> {
                     ::core::panic!("the DynamoValue derive failed")
                 }
             }
@@ -98,10 +98,10 @@ pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
     });
     quote! {
         impl #p::Attr for #ident {
-            fn to_attr(&self) -> ::core::option::Option<#p::AttributeValue> {
+            fn to_attr(&self) -> #p::Option<#p::AttributeValue> {
                 ::core::panic!("the DynamoValue derive failed")
             }
-            fn from_attr(_: &#p::AttributeValue, _: &#p::AttrPath<'_>) -> ::core::result::Result<Self, #p::DecodeError> {
+            fn from_attr(_: &#p::AttributeValue, _: &#p::AttrPath<'_>) -> #p::Result<Self, #p::DecodeError> {
                 ::core::panic!("the DynamoValue derive failed")
             }
         }

@@ -3,6 +3,7 @@
 //! Every format keeps *text order equal to value order*, so DynamoDB, which
 //! orders a partition by the bytes of its sort keys, orders items by value.
 
+pub(crate) mod chain;
 pub(crate) mod cond;
 pub(crate) mod formats;
 mod reader;
@@ -12,6 +13,7 @@ pub mod ulid;
 pub mod uuid7;
 mod writer;
 
+pub use chain::{CondResult, SortKeyFull, SortKeyNext, SortKeyTextNext};
 pub use cond::{SortKeyCondition, SortKeyOp};
 pub use formats::{KeyDecimal, KeyPadded, KeyPartError, KeyReverse, KeySigned, KeyText};
 pub use reader::KeyReader;

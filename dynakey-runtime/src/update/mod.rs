@@ -27,6 +27,10 @@
 
 use std::marker::PhantomData;
 
+mod core;
+#[doc(hidden)]
+pub use self::core::UpdateCore;
+
 use crate::codec::Attr;
 use crate::entity::Entity;
 use crate::error::Error;

@@ -1,0 +1,115 @@
+//! The `where` bounds of a typed update: DYNA226 (an update that changes
+//! an input of an index key brings every other input of that key) and
+//! DYNA228 (an upsert sets every field a new item needs).
+//!
+//! For each key with two or more open inputs, each input gets a bound over
+//! the fold of the key's input states (the runtime's `Fold`): linear in the
+//! number of inputs, with an `on_unimplemented` message naming the missing
+//! field and redrawing the template with a caret under it.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::private;
+use super::update::Gen;
+use crate::render::{caret, placeholder};
+
+/// An attribute name as part of an identifier.
+fn ident_safe(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
+/// The template holding `<field>` redrawn with a caret under it.
+fn redraw(attr: &str, tpl: &str, field: &str) -> String {
+    match placeholder(tpl, field) {
+        Some(r) => caret(attr, tpl, r, "not set by this update"),
+        None => String::new(),
+    }
+}
+
+impl Gen<'_> {
+    /// The `where` bounds of `TypedUpdate` and the traits they name.
+    pub(super) fn bounds(&self) -> (Vec<TokenStream>, Vec<TokenStream>) {
+        let p = private();
+        let e = self.e;
+        let ident = &e.ident;
+        let mut bounds = Vec::new();
+        let mut traits = Vec::new();
+        // Every parameter is a `State`, so the folds below are well-formed.
+        for s in &self.params {
+            bounds.push(quote!(#s: #p::State));
+        }
+        // DYNA226: per key, each input set unless no input is set or one is
+        // removed (folded over the key's inputs).
+        for k in self.u.keys.iter().filter(|k| k.open.len() >= 2) {
+            let mut fold = quote!(#p::Nil);
+            for &f in &k.open {
+                let s = &self.params[self.state_of(f).expect("open inputs are tracked")];
+                fold = quote!(<#fold as #p::Fold>::Then<#s>);
+            }
+            let key = e.key_of(k);
+            let index = key.index.as_deref().unwrap_or_default();
+            let what = format!(
+                "{} `{}` of {}index `{index}`",
+                key.attr,
+                key.template,
+                if k.sparse { "sparse " } else { "" }
+            );
+            for &f in &k.open {
+                let fname = e.fields[f].ident.to_string();
+                let tr = format_ident!("__{}Dyna226_{}_{}", ident, ident_safe(&key.attr), fname);
+                let msg = format!(
+                    "DYNA226: this update of `{ident}` sets an input of {what} but not `{fname}`, so the key cannot be rebuilt"
+                );
+                let label = format!("add `.set_{fname}(..)` to this update");
+                let drawn = redraw(&key.attr, &key.template, &fname);
+                let note = "DynamoDB cannot build a key from what the item holds: an update brings every input of a key it changes (the table key's come with the key). Set the missing field to its stored value (read it first), or put the whole item.";
+                traits.push(quote! {
+                    #[doc(hidden)]
+                    #[allow(non_camel_case_types)]
+                    #[diagnostic::on_unimplemented(message = #msg, label = #label, note = #drawn, note = #note)]
+                    pub trait #tr<Acc> {}
+                    #[diagnostic::do_not_recommend]
+                    impl<Acc> #tr<Acc> for #p::Set {}
+                    #[diagnostic::do_not_recommend]
+                    impl<Acc> #tr<Acc> for #p::Removed {}
+                    #[diagnostic::do_not_recommend]
+                    impl #tr<#p::Nil> for #p::Unset {}
+                    #[diagnostic::do_not_recommend]
+                    impl #tr<#p::Rem> for #p::Unset {}
+                });
+                let s = &self.params[self.state_of(f).expect("open inputs are tracked")];
+                bounds.push(quote!(#s: #tr<#fold>));
+            }
+        }
+        // DYNA228: an upsert sets every field a new item needs.
+        for (pos, &f) in self.u.tracked.iter().enumerate() {
+            let field = &e.fields[f];
+            if !self.u.required.contains(&f) {
+                continue;
+            }
+            let fname = field.ident.to_string();
+            let tr = format_ident!("__{}Dyna228_{}", ident, fname);
+            let msg = format!(
+                "DYNA228: this upsert of `{ident}` does not set `{fname}`, which a new item needs"
+            );
+            let label = format!("add `.set_{fname}(..)` to this upsert");
+            let note = format!("an upsert creates the item when it is missing, so it sets every field that reading the item back needs (an `Option`, `omit_empty` or set field may be left out); to change an existing item only, use `{ident}::update(..)`");
+            traits.push(quote! {
+                #[doc(hidden)]
+                #[allow(non_camel_case_types)]
+                #[diagnostic::on_unimplemented(message = #msg, label = #label, note = #note)]
+                pub trait #tr<Mode> {}
+                #[diagnostic::do_not_recommend]
+                impl<Mode> #tr<Mode> for #p::Set {}
+                #[diagnostic::do_not_recommend]
+                impl #tr<#p::Patch> for #p::Unset {}
+            });
+            let s = &self.params[pos];
+            bounds.push(quote!(#s: #tr<M>));
+        }
+        (bounds, traits)
+    }
+}

@@ -1,0 +1,166 @@
+//! What every generated update builder holds and does.
+//!
+//! `Order::update(..)` returns a struct the derive generates, whose type
+//! parameters track which fields are set (DYNA226/228). Its state and the
+//! steps that are the same for every entity live here once, so each
+//! generated setter is a few calls and the derive's output stays small.
+
+use crate::codec::Attr;
+use crate::error::EncodeError;
+use crate::error::Error;
+use crate::error::KeyFormatError;
+use crate::expr::{Condition, Update};
+use crate::key::Key;
+
+use super::UpdateParts;
+
+/// The state of one typed update of entity `E`. `V` holds the values of the
+/// fields that feed index keys (a tuple the derive lays out), from which
+/// the keys are rebuilt when the update is sent.
+///
+/// ```
+/// use dynakey_runtime::__private::{Key, UpdateCore};
+/// let key: Key<()> = Key::__new("pk", "USER#1".into(), None);
+/// let mut u: UpdateCore<(), (Option<String>,)> = UpdateCore::patch(Ok(key), (None,), "pk");
+/// u.put("plan", &"pro".to_owned());
+/// u.vals.0 = Some("pro".into());
+/// u.index_key("gsi1pk", Some(Ok("PLAN#pro".into())));
+/// let parts = u.finish().unwrap();
+/// assert!(parts.condition.is_some()); // the item must exist
+/// ```
+pub struct UpdateCore<E, V> {
+    key: Result<Key<E>, KeyFormatError>,
+    /// The index-key inputs set so far.
+    pub vals: V,
+    /// The update expression.
+    pub upd: Update,
+    cond: Option<Condition>,
+    err: Option<Error>,
+}
+
+impl<E, V> UpdateCore<E, V> {
+    /// An update of the existing item at `key`: it carries the condition
+    /// that the item exists (its partition-key attribute `pk_attr`).
+    pub fn patch(key: Result<Key<E>, KeyFormatError>, vals: V, pk_attr: &'static str) -> Self {
+        UpdateCore {
+            key,
+            vals,
+            upd: Update::new(),
+            cond: Some(Condition::attr(pk_attr).exists()),
+            err: None,
+        }
+    }
+
+    /// An upsert at `key`: it writes the discriminator, so a new item is
+    /// typed like one `put` wrote.
+    pub fn upsert(
+        key: Result<Key<E>, KeyFormatError>,
+        vals: V,
+        disc_attr: &'static str,
+        disc: &'static str,
+    ) -> Self {
+        UpdateCore {
+            key,
+            vals,
+            upd: Update::new().set_value(
+                disc_attr,
+                aws_sdk_dynamodb::types::AttributeValue::S(disc.to_owned()),
+            ),
+            cond: None,
+            err: None,
+        }
+    }
+
+    /// Sets attribute `attr` to `v`, or removes it when `v` encodes to
+    /// nothing (`None`, an empty set).
+    pub fn put<T: Attr>(&mut self, attr: &'static str, v: &T) {
+        self.put_value(attr, v.to_attr());
+    }
+
+    /// [`put`](Self::put), removing the attribute when `v` is empty too
+    /// (`omit_empty`).
+    pub fn put_omit_empty<T: Attr>(&mut self, attr: &'static str, v: &T) {
+        let a = if v.is_empty_value() {
+            None
+        } else {
+            v.to_attr()
+        };
+        self.put_value(attr, a);
+    }
+
+    /// Sets or removes `attr`, whose value a field encoded otherwise (TTL,
+    /// serde); an encoding error is kept and reported when the update is sent.
+    pub fn put_encoded(
+        &mut self,
+        attr: &'static str,
+        v: Result<Option<aws_sdk_dynamodb::types::AttributeValue>, EncodeError>,
+    ) {
+        match v {
+            Ok(a) => self.put_value(attr, a),
+            Err(e) => {
+                self.err.get_or_insert(Error::from(e));
+            }
+        }
+    }
+
+    fn put_value(
+        &mut self,
+        attr: &'static str,
+        a: Option<aws_sdk_dynamodb::types::AttributeValue>,
+    ) {
+        let upd = std::mem::take(&mut self.upd);
+        self.upd = match a {
+            Some(a) => upd.set_value(attr, a),
+            None => upd.remove(attr),
+        };
+    }
+
+    /// Sets string attribute `attr` (a key field of an upsert).
+    pub fn put_str(&mut self, attr: &'static str, v: &str) {
+        self.put_value(
+            attr,
+            Some(aws_sdk_dynamodb::types::AttributeValue::S(v.to_owned())),
+        );
+    }
+
+    /// Applies an expression update (`ADD`, `list_append`, ...).
+    pub fn with(&mut self, f: impl FnOnce(Update) -> Update) {
+        self.upd = f(std::mem::take(&mut self.upd));
+    }
+
+    /// Removes `attr`.
+    pub fn remove(&mut self, attr: &'static str) {
+        self.upd = std::mem::take(&mut self.upd).remove(attr);
+    }
+
+    /// Writes index-key attribute `attr`: the key text when every input is
+    /// present (`Some`), nothing otherwise, so the item leaves the index.
+    pub fn index_key(&mut self, attr: &'static str, text: Option<Result<String, KeyFormatError>>) {
+        match text {
+            Some(Ok(s)) => {
+                self.put_value(attr, Some(aws_sdk_dynamodb::types::AttributeValue::S(s)))
+            }
+            Some(Err(e)) => {
+                self.err.get_or_insert(Error::from(e));
+            }
+            None => self.remove(attr),
+        }
+    }
+
+    /// Adds a condition, joined with AND to any other.
+    pub fn condition(&mut self, c: Condition) {
+        self.cond = Some(Condition::join(self.cond.take(), c));
+    }
+
+    /// The key, the update and the condition, or the first error met.
+    pub fn finish(self) -> Result<UpdateParts<E>, Error> {
+        if let Some(e) = self.err {
+            return Err(e);
+        }
+        Ok(UpdateParts {
+            key: self.key?,
+            update: self.upd,
+            condition: self.cond,
+        })
+    }
+}
