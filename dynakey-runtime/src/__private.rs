@@ -6,6 +6,7 @@ pub use std::collections::HashMap;
 pub use std::convert::AsRef;
 pub use std::default::Default;
 pub use std::marker::PhantomData;
+pub use std::ops::Deref;
 pub use std::option::Option::{self, None, Some};
 pub use std::result::Result::{self, Err, Ok};
 pub use std::string::String;

@@ -2,9 +2,10 @@
 //!
 //! One struct per number of fixed fields, so each step offers only the
 //! next field in template order. Each struct wraps a runtime step
-//! (`SortKeyNext`, `SortKeyTextNext` or `SortKeyFull`) and dereferences to
-//! it, so the comparisons are written once in the runtime; the derive
-//! generates only the method that fixes each field by name, in one line.
+//! (`SortKeyNext` or `SortKeyTextNext`) and dereferences to it, so the
+//! comparisons are written once in the runtime; the derive generates only
+//! the method that fixes each field by name, in one line. The last step,
+//! every field fixed, is the runtime's `SortKeyFull` itself.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -102,40 +103,52 @@ pub fn cond_chain(
     let res = quote!(#p::CondResult<#ident, #p::#kind_short>);
     let mut structs = Vec::new();
     let mut impls = Vec::new();
-    for i in 0..=n {
+    // The last step has no field to fix, so no method of its own: the
+    // chain ends in the runtime's `SortKeyFull` itself.
+    let full_ty = quote!(#p::SortKeyFull<#ident, #p::#kind_short>);
+    let step_ty = |i: usize| {
+        if i == n {
+            full_ty.clone()
+        } else {
+            let l = level(i);
+            quote!(#l)
+        }
+    };
+    for i in 0..n {
         let this = level(i);
-        let inner = match steps.get(i) {
-            Some(s) => s.runtime_ty(&full, ident, &kind),
-            None => quote!(#full::SortKeyFull<#ident, #kind>),
-        };
-        let doc = match (i, steps.get(i)) {
-            (0, _) => format!(
+        let s = &steps[i];
+        let inner = s.runtime_ty(&full, ident, &kind);
+        // The same type through the alias, for the impls in the scoped block.
+        let short = s.runtime_ty(&p, ident, &quote!(#p::#kind_short));
+        let doc = if i == 0 {
+            format!(
                 "Conditions on `{}` = `{}` of `{}`: fix leading fields in order, then compare the next one.",
                 k.attr, k.template, ident
-            ),
-            (_, Some(s)) => format!("`{}` with its first {} field(s) fixed; `{}` next.", k.template, i, s.f.ident),
-            (_, None) => format!("`{}` with every field fixed: the one key.", k.template),
+            )
+        } else {
+            format!(
+                "`{}` with its first {} field(s) fixed; `{}` next.",
+                k.template, i, s.f.ident
+            )
         };
         structs.push(quote! {
             #[doc = #doc]
             #[must_use]
-            #[derive(Clone)]
             #vis struct #this(#inner);
         });
         impls.push(quote! {
-            impl ::core::ops::Deref for #this {
-                type Target = #inner;
-                fn deref(&self) -> &#inner {
+            impl #p::Deref for #this {
+                type Target = #short;
+                #[inline]
+                fn deref(&self) -> &Self::Target {
                     &self.0
                 }
             }
         });
-        if let Some(s) = steps.get(i) {
-            impls.push(fixer(&this, s, steps.get(i + 1), &level(i + 1), &res));
-        }
+        impls.push(fixer(&this, s, steps.get(i + 1), &step_ty(i + 1), &res));
     }
     let entry_name = format_ident!("{}", k.fn_name);
-    let first = level(0);
+    let first = step_ty(0);
     let index = opt_str(&k.index);
     let attr = &k.attr;
     let tpl = tpl_const(k);
@@ -153,10 +166,15 @@ pub fn cond_chain(
             quote!(#p::SortKeyNext::__new(#index, #attr, Self::#tpl, #write))
         }
     };
+    let wrapped = if n == 0 {
+        start
+    } else {
+        quote!(#first(#start))
+    };
     let entry = quote! {
         #[doc = #doc]
         pub fn #entry_name() -> #first {
-            #first(#start)
+            #wrapped
         }
     };
     (quote!(#(#structs)*), quote!(#(#impls)*), entry)
@@ -169,7 +187,7 @@ fn fixer(
     this: &syn::Ident,
     s: &Step,
     next: Option<&Step>,
-    next_ty: &syn::Ident,
+    next_ty: &TokenStream,
     res: &TokenStream,
 ) -> TokenStream {
     let p = private();
@@ -178,12 +196,14 @@ fn fixer(
     let v = s.arg();
     let body = match (s.is_text(), next) {
         (_, None) => quote!(self.0.__end(#v)),
-        (true, Some(n)) if n.is_text() => quote!(self.0.__then_text(#v)),
-        (false, Some(n)) if n.is_text() => quote!(#p::SortKeyTextNext::__from(self.0, #v)),
+        (true, Some(n)) if n.is_text() => quote!(#next_ty(self.0.__then_text(#v))),
+        (false, Some(n)) if n.is_text() => {
+            quote!(#next_ty(#p::SortKeyTextNext::__from(&self.0, #v)))
+        }
         (_, Some(n)) => {
             let inner = &n.f.inner;
             let write = n.write_fn();
-            quote!(self.0.__then::<#inner>(#v, #write))
+            quote!(#next_ty(self.0.__then::<#inner>(#v, #write)))
         }
     };
     let doc = format!("Fixes `{id}` to `v`.");
@@ -202,8 +222,8 @@ fn fixer(
     quote! {
         impl #this {
             #[doc = #doc]
-            pub fn #id(self, v: #aty) -> #next_ty {
-                #next_ty(#body)
+            pub fn #id(&self, v: #aty) -> #next_ty {
+                #body
             }
             #prefix
         }

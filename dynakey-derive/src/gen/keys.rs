@@ -180,6 +180,7 @@ fn text_fn(e: &Entity, k: &KeyModel) -> TokenStream {
     let allow = allow_many(fields.len());
     quote! {
         #[doc(hidden)]
+        #[inline]
         #allow
         pub fn #name(#(#params),*) -> #p::Result<#p::String, #p::KeyFormatError> {
             let mut __w = #p::KeyWriter::new(Self::#tpl);
@@ -234,6 +235,7 @@ fn parse_fn(e: &Entity, k: &KeyModel) -> TokenStream {
     );
     quote! {
         #[doc = #doc]
+        #[inline]
         pub fn #name(key: &str) -> #p::Result<(#(#tys,)*), #p::KeyFormatError> {
             let mut __r = #p::KeyReader::new(Self::#tpl, key)?;
             #(#steps)*

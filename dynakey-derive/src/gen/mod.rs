@@ -66,6 +66,7 @@ pub fn private() -> TokenStream {
 pub fn scoped(items: TokenStream) -> TokenStream {
     let full = private_path();
     quote! {
+        #[allow(non_camel_case_types)]
         const _: () = {
             #[allow(unused_imports)]
             use #full as __dk;

@@ -135,7 +135,6 @@ impl<'a> Gen<'a> {
             }
 
             #[doc = #attrs_doc]
-            #[derive(Clone, Copy)]
             #vis struct #attrs_ty {
                 #(#handle_fields,)*
             }
@@ -187,6 +186,15 @@ impl<'a> Gen<'a> {
                     #attrs_ty { #(#handle_init,)* }
                 }
             }
+
+            // By hand: a derive would assert each field is `Clone` too.
+            impl ::core::clone::Clone for #attrs_ty {
+                #[inline]
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+            impl ::core::marker::Copy for #attrs_ty {}
         };
         UpdateCode { outer, impls }
     }

@@ -6,6 +6,10 @@
 //! the fold of the key's input states (the runtime's `Fold`): linear in the
 //! number of inputs, with an `on_unimplemented` message naming the missing
 //! field and redrawing the template with a caret under it.
+//!
+//! The traits live in the entity's anonymous `const _` block, which rustdoc
+//! does not document and whose lint attributes cover them: they need no
+//! attributes of their own.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -67,8 +71,6 @@ impl Gen<'_> {
                 let drawn = redraw(&key.attr, &key.template, &fname);
                 let note = "DynamoDB cannot build a key from what the item holds: an update brings every input of a key it changes (the table key's come with the key). Set the missing field to its stored value (read it first), or put the whole item.";
                 traits.push(quote! {
-                    #[doc(hidden)]
-                    #[allow(non_camel_case_types)]
                     #[diagnostic::on_unimplemented(message = #msg, label = #label, note = #drawn, note = #note)]
                     pub trait #tr<Acc> {}
                     #[diagnostic::do_not_recommend]
@@ -98,8 +100,6 @@ impl Gen<'_> {
             let label = format!("add `.set_{fname}(..)` to this upsert");
             let note = format!("an upsert creates the item when it is missing, so it sets every field that reading the item back needs (an `Option`, `omit_empty` or set field may be left out); to change an existing item only, use `{ident}::update(..)`");
             traits.push(quote! {
-                #[doc(hidden)]
-                #[allow(non_camel_case_types)]
                 #[diagnostic::on_unimplemented(message = #msg, label = #label, note = #note)]
                 pub trait #tr<Mode> {}
                 #[diagnostic::do_not_recommend]

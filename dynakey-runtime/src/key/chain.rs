@@ -85,12 +85,15 @@ impl<E, K> fmt::Debug for Chain<E, K> {
 }
 
 impl<E, K: KeyKind> Chain<E, K> {
-    fn with<T: ?Sized>(mut self, write: WriteFn<T>, v: &T) -> Self {
-        self.w = self.w.and_then(|mut w| {
+    /// This chain with one more field written (a copy: a step can be
+    /// extended more than once).
+    fn with<T: ?Sized>(&self, write: WriteFn<T>, v: &T) -> Self {
+        let mut next = self.clone();
+        next.w = next.w.and_then(|mut w| {
             write(&mut w, v)?;
             Ok(w)
         });
-        self
+        next
     }
 
     fn cond(
@@ -155,7 +158,7 @@ impl<E, K: KeyKind, T: ?Sized> SortKeyNext<E, K, T> {
 
     /// Fixes this field to `v`; the next one is written by `write`.
     #[doc(hidden)]
-    pub fn __then<U: ?Sized>(self, v: &T, write: WriteFn<U>) -> SortKeyNext<E, K, U> {
+    pub fn __then<U: ?Sized>(&self, v: &T, write: WriteFn<U>) -> SortKeyNext<E, K, U> {
         SortKeyNext {
             chain: self.chain.with(self.write, v),
             write,
@@ -164,7 +167,7 @@ impl<E, K: KeyKind, T: ?Sized> SortKeyNext<E, K, T> {
 
     /// Fixes this field, the key's last, to `v`.
     #[doc(hidden)]
-    pub fn __end(self, v: &T) -> SortKeyFull<E, K> {
+    pub fn __end(&self, v: &T) -> SortKeyFull<E, K> {
         SortKeyFull {
             chain: self.chain.with(self.write, v),
         }
@@ -248,7 +251,7 @@ impl<E, K: KeyKind> SortKeyTextNext<E, K> {
 
     /// A step whose next field is text.
     #[doc(hidden)]
-    pub fn __from<T: ?Sized>(prev: SortKeyNext<E, K, T>, v: &T) -> Self {
+    pub fn __from<T: ?Sized>(prev: &SortKeyNext<E, K, T>, v: &T) -> Self {
         SortKeyTextNext {
             next: prev.__then(v, write_str),
         }
@@ -256,13 +259,13 @@ impl<E, K: KeyKind> SortKeyTextNext<E, K> {
 
     /// Fixes this field to `v`; the next one is written by `write`.
     #[doc(hidden)]
-    pub fn __then<U: ?Sized>(self, v: &str, write: WriteFn<U>) -> SortKeyNext<E, K, U> {
+    pub fn __then<U: ?Sized>(&self, v: &str, write: WriteFn<U>) -> SortKeyNext<E, K, U> {
         self.next.__then(v, write)
     }
 
     /// Fixes this field to `v`, the next being text too.
     #[doc(hidden)]
-    pub fn __then_text(self, v: &str) -> SortKeyTextNext<E, K> {
+    pub fn __then_text(&self, v: &str) -> SortKeyTextNext<E, K> {
         SortKeyTextNext {
             next: self.next.__then(v, write_str),
         }
@@ -270,7 +273,7 @@ impl<E, K: KeyKind> SortKeyTextNext<E, K> {
 
     /// Fixes this field, the key's last, to `v`.
     #[doc(hidden)]
-    pub fn __end(self, v: &str) -> SortKeyFull<E, K> {
+    pub fn __end(&self, v: &str) -> SortKeyFull<E, K> {
         self.next.__end(v)
     }
 
@@ -313,7 +316,9 @@ impl<E, K: KeyKind> SortKeyTextNext<E, K> {
     }
 }
 
-/// A sort key with every field fixed: the one key.
+/// A sort key with every field fixed: the one key. The last step of every
+/// generated chain.
+#[must_use = "a sort-key step does nothing until a condition is taken from it"]
 pub struct SortKeyFull<E, K> {
     chain: Chain<E, K>,
 }
