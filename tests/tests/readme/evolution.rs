@@ -46,7 +46,7 @@ fn the_migrations_are_named_and_ordered() {
 }
 
 #[rustfmt::skip]
-async fn design_view(db: &Db, profile: User, order: Order) -> Result<(), Box<dyn std::error::Error>> {
+async fn design_view(db: Db, profile: User, order: Order) -> Result<(), Box<dyn std::error::Error>> {
 // README: "See the table".
 use dynakey::design::TableDesign;
 
@@ -89,7 +89,7 @@ async fn the_design_view_writes_its_files() {
     let dir = std::env::temp_dir().join(format!("dynakey-readme-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::env::set_current_dir(&dir).unwrap();
-    design_view(&db, profile, order).await.unwrap();
+    design_view(db.clone(), profile, order).await.unwrap();
     for f in ["shop.md", "shop.html", "shop.json", "shop-live.html"] {
         let text = std::fs::read_to_string(dir.join(f)).unwrap();
         assert!(text.contains("ORDER"), "{f} names the entities");
