@@ -445,16 +445,16 @@ fn metadata_names_keys_and_inputs() {
     FileChunk,
     FileManifest
 ))]
-struct Shop;
+struct SeedShop;
 
 #[tokio::test]
 async fn the_shop_table_holds_every_seed_entity() {
-    assert_eq!(Shop::ENTITIES.len(), 20);
+    assert_eq!(SeedShop::ENTITIES.len(), 20);
     let local = dynakey::local::from_env().unwrap();
     let db = local.db(format!("shop_{}", Uuid::new_v4().simple()));
-    db.create_table(Shop::ENTITIES).await.unwrap();
+    db.create_table(SeedShop::ENTITIES).await.unwrap();
     // Creating it again is a no-op.
-    db.create_table(Shop::ENTITIES).await.unwrap();
+    db.create_table(SeedShop::ENTITIES).await.unwrap();
     db.put(&Member {
         user_id: "alice".into(),
         name: "Alice".into(),
