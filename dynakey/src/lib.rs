@@ -46,11 +46,24 @@
 //! | `#[sk("GROUP#<group_id>")]` | sort key template (optional) |
 //! | `#[gsi("GSI1", pk = "..", sk = "..", sparse, pk_attr = "gsi1pk", sk_attr = "gsi1sk")]` | global index |
 //! | `#[lsi("LSI1", sk = "..", sk_attr = "lsi1sk")]` | local index (the table's partition key) |
-//! | field `#[dynamo(rename = "..", omit_empty, skip, serde, ttl)]` | field options |
+//! | `#[dynamo(crate = "path")]` | where the `dynakey` crate is (any derive; default `::dynakey`) |
+//! | field `#[dynamo(rename = "..")]` | the stored attribute name |
+//! | field `#[dynamo(omit_empty)]` | an empty string or collection is not stored (and leaves a sparse index) |
+//! | field `#[dynamo(skip)]` | not stored; `Default` when read |
+//! | field `#[dynamo(serde)]` | stored through its `serde` impls (with `serde_dynamo`), for types without `Attr` |
+//! | field `#[dynamo(ttl)]` | an `OffsetDateTime` stored as epoch seconds; `create_table` enables TTL on it |
+//! | field `#[dynamo(version)]` | an integer for optimistic locking: every write checks and bumps it |
+//! | field `#[dynamo(default)]`, `#[dynamo(default = "path::to::fn")]` | a missing attribute reads as the default (fields added later) |
+//! | `DynamoValue` variant `#[dynamo(rename = "..")]` | the stored name of a unit variant |
+//! | `DynamoTable`: `#[dynamo(entities(A, B, ..))]` | the entities of one table, checked against each other (DYNA301–305) |
+//! | `DynamoTable`: `#[dynamo(overlap(A, B))]` | allow a sort-key prefix overlap of `A` and `B` (DYNA305: a cost, not a wrong result) |
+//! | `DynamoTable`: `#[dynamo(schema = "path")]` | the schema snapshot (default `dynakey/<Table>.schema` in the crate) |
+//! | `DynamoTable`: `#[dynamo(migrations = PATH)]` | a `const &[Migration]` covering changes that would strand stored items |
 //!
 //! Placeholders `<field>` take an optional format: `d<w>` (zero-padded
 //! unsigned), `n<w>` (signed), `n<w>.<p>` (signed decimal), `rev` (reverse
-//! timestamp). Every format keeps text order equal to value order.
+//! timestamp), `path` (the last field's text as it is, delimiters included,
+//! for subtree queries). Every format keeps text order equal to value order.
 //!
 //! ## Generated functions
 //!

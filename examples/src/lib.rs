@@ -8,6 +8,7 @@
 //! them the way the seed describes and returns what it read.
 
 pub mod designs;
+pub mod documented;
 pub mod meter;
 pub mod recipes;
 pub mod report;
