@@ -487,3 +487,33 @@ async fn the_shop_table_holds_every_seed_entity() {
         .unwrap();
     assert_eq!(in_team, 1, "the typed query reads only teams");
 }
+
+/// A key error says which index's key failed, and an empty field says so.
+#[test]
+fn key_errors_name_the_index_and_an_empty_field() {
+    let e = Membership::gsi1_pk("").unwrap_err();
+    assert_eq!(e.index, Some("GSI1"));
+    assert_eq!(e.field, "group_id");
+    assert_eq!(
+        e.to_string(),
+        "MEMBERSHIP key \"GROUP#<group_id>\" of index GSI1: field `group_id` is empty, and a key part needs a value (an empty key attribute is refused by DynamoDB)"
+    );
+    let e = Member::key("").unwrap_err();
+    assert_eq!(e.index, None);
+    assert!(
+        e.to_string()
+            .starts_with("MEMBER key \"USER#<user_id>\": field `user_id` is empty"),
+        "{e}"
+    );
+    // A bad value of an index key inside `to_item` names the index too.
+    let x = Expense {
+        id: "e1".into(),
+        team: "t".into(),
+        amount: Decimal::new(12_345, 3),
+    };
+    let e = x.to_item().unwrap_err().to_string();
+    assert!(
+        e.starts_with("EXPENSE key \"AMOUNT#<amount:n8.2>\" of index GSI1: field `amount`"),
+        "{e}"
+    );
+}

@@ -147,9 +147,10 @@ fn tpl_def(e: &Entity, k: &KeyModel) -> TokenStream {
             quote!(#p::part(#name, #p::PartFormat::#f))
         }
     });
+    let of_index = k.index.as_ref().map(|ix| quote!(.of_index(#ix)));
     quote! {
         #[doc(hidden)]
-        pub const #name: &'static #p::KeyTemplate = &#p::KeyTemplate::new(#disc, #text, &[#(#parts),*]);
+        pub const #name: &'static #p::KeyTemplate = &#p::KeyTemplate::new(#disc, #text, &[#(#parts),*])#of_index;
     }
 }
 

@@ -92,6 +92,8 @@ impl fmt::Display for KeyFormatReason {
 pub struct KeyFormatError {
     /// The entity's discriminator.
     pub entity: &'static str,
+    /// The index whose key it is; `None` for the table's key.
+    pub index: Option<&'static str>,
     /// The key template, as written in the attribute.
     pub template: &'static str,
     /// The field at fault; empty when the fault is the whole key.
@@ -104,18 +106,17 @@ pub struct KeyFormatError {
 
 impl fmt::Display for KeyFormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.field.is_empty() {
-            write!(
+        write!(f, "{} key \"{}\"", self.entity, self.template)?;
+        if let Some(index) = self.index {
+            write!(f, " of index {index}")?;
+        }
+        match (self.field, &self.reason) {
+            ("", _) => write!(f, ": value {:?} {}", self.value, self.reason),
+            (field, KeyFormatReason::Empty) => write!(
                 f,
-                "{} key \"{}\": value {:?} {}",
-                self.entity, self.template, self.value, self.reason
-            )
-        } else {
-            write!(
-                f,
-                "{} key \"{}\": field `{}` = {:?} {}",
-                self.entity, self.template, self.field, self.value, self.reason
-            )
+                ": field `{field}` is empty, and a key part needs a value (an empty key attribute is refused by DynamoDB)"
+            ),
+            (field, reason) => write!(f, ": field `{field}` = {:?} {reason}", self.value),
         }
     }
 }

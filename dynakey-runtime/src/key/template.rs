@@ -111,6 +111,7 @@ pub enum TemplatePart {
 #[derive(Debug)]
 pub struct KeyTemplate {
     entity: &'static str,
+    index: Option<&'static str>,
     pub(super) text: &'static str,
     pub(super) parts: &'static [TemplatePart],
     pub(super) escape: char,
@@ -128,6 +129,7 @@ impl KeyTemplate {
         let raw = parts.len() == 1 && matches!(parts[0], TemplatePart::Field { .. });
         KeyTemplate {
             entity,
+            index: None,
             text,
             parts,
             escape: escape_char(parts),
@@ -135,9 +137,28 @@ impl KeyTemplate {
         }
     }
 
+    /// The same template as a key of index `name`, so its errors name the
+    /// index.
+    ///
+    /// ```
+    /// use dynakey_runtime::key::{KeyTemplate, PartFormat, TemplatePart::*};
+    /// static T: KeyTemplate = KeyTemplate::new("TASK", "<owner>",
+    ///     &[Field { name: "owner", format: PartFormat::Text }]).of_index("GSI1");
+    /// assert_eq!(T.index(), Some("GSI1"));
+    /// ```
+    pub const fn of_index(mut self, name: &'static str) -> Self {
+        self.index = Some(name);
+        self
+    }
+
     /// The entity's discriminator.
     pub const fn entity(&self) -> &'static str {
         self.entity
+    }
+
+    /// The index whose key this is; `None` for the table's.
+    pub const fn index(&self) -> Option<&'static str> {
+        self.index
     }
 
     /// The template as written, e.g. `SITE#<country>#<city>`.
@@ -180,6 +201,7 @@ impl KeyTemplate {
     pub(super) fn err(&self, field: &'static str, e: KeyPartError) -> KeyFormatError {
         KeyFormatError {
             entity: self.entity,
+            index: self.index,
             template: self.text,
             field,
             value: e.value,
