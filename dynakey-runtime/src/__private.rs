@@ -5,6 +5,7 @@ pub use std::borrow::Borrow;
 pub use std::collections::HashMap;
 pub use std::convert::AsRef;
 pub use std::default::Default;
+pub use std::fmt::{Debug, Formatter, Result as FmtResult};
 pub use std::marker::PhantomData;
 pub use std::ops::Deref;
 pub use std::option::Option::{self, None, Some};

@@ -517,3 +517,14 @@ fn key_errors_name_the_index_and_an_empty_field() {
         "{e}"
     );
 }
+
+/// Sort-key steps and typed updates print what they hold.
+#[test]
+fn builders_are_debug() {
+    let step = Employee::sk().country("CH");
+    let text = format!("{step:?}");
+    assert!(text.contains("SITE#CH"), "{text}");
+    let update = WorkItem::update(Uuid::nil()).set_owner("ann");
+    let text = format!("{update:?}");
+    assert!(text.contains("owner") && text.contains("ITEM#"), "{text}");
+}

@@ -137,6 +137,11 @@ pub fn cond_chain(
             #vis struct #this(#inner);
         });
         impls.push(quote! {
+            impl #p::Debug for #this {
+                fn fmt(&self, f: &mut #p::Formatter<'_>) -> #p::FmtResult {
+                    #p::Debug::fmt(&self.0, f)
+                }
+            }
             impl #p::Deref for #this {
                 type Target = #short;
                 #[inline]

@@ -168,6 +168,12 @@ impl<'a> Gen<'a> {
                 #(#methods)*
             }
 
+            impl<M, #(#params),*> #p::Debug for #builder<M, #(#params),*> {
+                fn fmt(&self, f: &mut #p::Formatter<'_>) -> #p::FmtResult {
+                    #p::Debug::fmt(&self.__c, f)
+                }
+            }
+
             impl<M: #p::UpdateMode, #(#params),*> #p::TypedUpdate for #builder<M, #(#params),*> #where_clause {
                 type Entity = #ident;
                 fn into_parts(self) -> #p::Result<#p::UpdateParts<#ident>, #p::Error> {

@@ -38,6 +38,19 @@ pub struct UpdateCore<E, V> {
     err: Option<Error>,
 }
 
+/// What a typed update will send (the index-key inputs are in the
+/// expression already).
+impl<E, V> std::fmt::Debug for UpdateCore<E, V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TypedUpdate")
+            .field("key", &self.key)
+            .field("update", &self.upd)
+            .field("condition", &self.cond)
+            .field("error", &self.err)
+            .finish()
+    }
+}
+
 impl<E, V> UpdateCore<E, V> {
     /// An update of the existing item at `key`: it carries the condition
     /// that the item exists (its partition-key attribute `pk_attr`).
