@@ -7,6 +7,10 @@ use std::collections::HashSet;
 use std::fmt;
 use std::marker::PhantomData;
 
+use aws_sdk_dynamodb::operation::batch_get_item::builders::BatchGetItemInputBuilder;
+use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemInput;
+use aws_sdk_dynamodb::operation::batch_write_item::builders::BatchWriteItemInputBuilder;
+use aws_sdk_dynamodb::operation::batch_write_item::BatchWriteItemInput;
 use aws_sdk_dynamodb::types::{
     AttributeValue, DeleteRequest, KeysAndAttributes, PutRequest, WriteRequest,
 };
@@ -17,8 +21,10 @@ use crate::codec::{AttrPath, DecodeError, Item};
 use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::{is_throttling_code, Error};
+use crate::explain::{Explain, WriteCost};
 use crate::key::Key;
-use crate::ops::into_future;
+use crate::obs::Span;
+use crate::ops::{build_err, into_future};
 
 /// Calls run at once per batch operation.
 const CONCURRENCY: usize = 4;
@@ -33,10 +39,6 @@ fn retryable<E: aws_sdk_dynamodb::error::ProvideErrorMetadata, R>(
         }),
         None => false,
     }
-}
-
-fn build_err(e: aws_sdk_dynamodb::error::BuildError) -> Error {
-    Error::refused(format!("the request could not be built: {e}"))
 }
 
 /// A batch of puts and deletes, possibly of several entity types. Build it
@@ -73,6 +75,8 @@ pub struct BatchWrite {
     db: Db,
     /// The requests so far, or the first error found while adding one.
     built: Result<Vec<WriteRequest>, Error>,
+    /// The estimated cost of each typed request (raw ones have none).
+    costs: Vec<WriteCost>,
 }
 
 impl fmt::Debug for BatchWrite {
@@ -150,6 +154,7 @@ impl Db {
         BatchWrite {
             db: self.clone(),
             built: Ok(Vec::new()),
+            costs: Vec::new(),
         }
     }
 
@@ -171,6 +176,7 @@ impl BatchWrite {
     pub fn put<E: Unversioned>(mut self, e: &E) -> Self {
         let req = e.to_item().map_err(Error::from).and_then(|item| {
             check_item(E::META, &item)?;
+            self.costs.push(WriteCost::put(E::META, &item));
             let p = PutRequest::builder()
                 .set_item(Some(item))
                 .build()
@@ -183,6 +189,7 @@ impl BatchWrite {
 
     /// Deletes the item at `key`.
     pub fn delete<E: Entity>(mut self, key: Key<E>) -> Self {
+        self.costs.push(WriteCost::delete(E::META));
         let req = DeleteRequest::builder()
             .set_key(Some(key.to_attributes()))
             .build()
@@ -219,6 +226,61 @@ impl BatchWrite {
     /// Whether the batch holds no request.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The SDK inputs of the batch, one per chunk of 25, without sending
+    /// them.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// let batch = (0..30).fold(db.batch_write(), |b, id| b.delete(Note::key("ann", id).unwrap()));
+    /// let inputs = batch.to_input().unwrap();
+    /// assert_eq!(inputs.len(), 2);
+    /// ```
+    pub fn to_input(self) -> Result<Vec<BatchWriteItemInput>, Error> {
+        self.built?
+            .chunks(25)
+            .map(|c| write_input(&self.db, c.to_vec()).build().map_err(build_err))
+            .collect()
+    }
+
+    /// The batch in readable form: every request, and the estimated cost
+    /// of the typed ones (a batch write costs what its puts and deletes
+    /// cost one by one).
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// let n = Note { user: "ann".into(), id: 1, tag: Some("red".into()), text: String::new() };
+    /// let x = db.batch_write().put(&n).delete(Note::key("ann", 2).unwrap()).explain().unwrap();
+    /// assert_eq!(x.actions.len(), 2);
+    /// assert_eq!(x.cost.unwrap().total(), 4.0); // put: table + GSI1; delete: at most table + GSI1
+    /// ```
+    pub fn explain(self) -> Result<Explain, Error> {
+        let mut x = Explain::new("BatchWriteItem", &self.db.table);
+        let cost = WriteCost::sum(self.costs.iter().cloned());
+        for input in self.to_input()? {
+            x.actions.extend(Explain::from(&input).actions);
+        }
+        x.cost = cost;
+        Ok(x)
     }
 
     /// Sends the batch in chunks of 25, a few at once, retrying unprocessed
@@ -263,20 +325,37 @@ struct Chunk {
     calls: u32,
 }
 
-async fn write_chunk(db: &Db, mut pending: Vec<WriteRequest>) -> Chunk {
+/// The input of one chunk.
+fn write_input(db: &Db, requests: Vec<WriteRequest>) -> BatchWriteItemInputBuilder {
+    BatchWriteItemInput::builder()
+        .request_items(&*db.table, requests)
+        .return_consumed_capacity(db.capacity.clone())
+}
+
+async fn write_chunk(db: &Db, pending: Vec<WriteRequest>) -> Chunk {
+    let span = Span::new("BatchWriteItem", &db.table, None, None);
+    span.actions(pending.len());
+    let chunk = span.run(write_chunk_calls(db, pending, &span)).await;
+    span.calls(chunk.calls);
+    span.unprocessed(chunk.unprocessed.len());
+    if let Some(f) = &chunk.failed {
+        span.error(&f.error);
+    }
+    chunk
+}
+
+async fn write_chunk_calls(db: &Db, mut pending: Vec<WriteRequest>, span: &Span) -> Chunk {
     let policy = db.retry;
     let mut attempt = 0;
     let mut written = 0;
+    let mut consumed = Vec::new();
     loop {
         attempt += 1;
-        let res = db
-            .client
-            .batch_write_item()
-            .request_items(&*db.table, pending.clone())
-            .send()
-            .await;
+        let res = write_input(db, pending.clone()).send_with(&db.client).await;
         match res {
             Ok(out) => {
+                consumed.extend(out.consumed_capacity().iter().cloned());
+                span.capacity(&consumed);
                 let left = out
                     .unprocessed_items()
                     .and_then(|m| m.get(&*db.table))
@@ -290,6 +369,7 @@ async fn write_chunk(db: &Db, mut pending: Vec<WriteRequest>) -> Chunk {
             }
             Err(e) if retryable(&e) => {}
             Err(e) => {
+                span.capacity(&consumed);
                 return Chunk {
                     written,
                     unprocessed: Vec::new(),
@@ -298,7 +378,7 @@ async fn write_chunk(db: &Db, mut pending: Vec<WriteRequest>) -> Chunk {
                         error: Error::from_sdk(e, attempt),
                     }),
                     calls: attempt,
-                }
+                };
             }
         }
         if attempt >= policy.max_attempts.max(1) {
@@ -374,8 +454,8 @@ impl<E: Entity> BatchGet<E> {
         self
     }
 
-    /// Sends the batch in chunks of 100, retrying unprocessed keys.
-    pub async fn send(self) -> Result<BatchGetOutcome<E>, Error> {
+    /// The keys in chunks of 100, duplicates read once.
+    fn chunks(&self) -> Vec<Vec<Item>> {
         let mut seen = HashSet::new();
         let keys: Vec<Item> = self
             .keys
@@ -383,11 +463,67 @@ impl<E: Entity> BatchGet<E> {
             .filter(|k| seen.insert((k.pk().to_owned(), k.sk().map(str::to_owned))))
             .map(Key::to_attributes)
             .collect();
+        keys.chunks(100).map(<[_]>::to_vec).collect()
+    }
+
+    /// The SDK inputs of the batch, one per chunk of 100 keys, without
+    /// sending them.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # struct Note { user: String, id: u32, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// let inputs = db.batch_get((0..150).map(|id| Note::key("ann", id).unwrap())).to_input().unwrap();
+    /// assert_eq!(inputs.len(), 2);
+    /// ```
+    pub fn to_input(&self) -> Result<Vec<BatchGetItemInput>, Error> {
+        self.chunks()
+            .into_iter()
+            .map(|c| {
+                get_input(&self.db, c, self.consistent)?
+                    .build()
+                    .map_err(build_err)
+            })
+            .collect()
+    }
+
+    /// The batch in readable form: one `Get` action per key.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # struct Note { user: String, id: u32, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// let x = db.batch_get([Note::key("ann", 1).unwrap()]).explain().unwrap();
+    /// assert_eq!((x.operation.as_str(), x.actions.len()), ("BatchGetItem", 1));
+    /// ```
+    pub fn explain(&self) -> Result<Explain, Error> {
+        let mut x = Explain::new("BatchGetItem", &self.db.table);
+        for input in self.to_input()? {
+            x.actions.extend(Explain::from(&input).actions);
+        }
+        Ok(x)
+    }
+
+    /// Sends the batch in chunks of 100, retrying unprocessed keys.
+    pub async fn send(self) -> Result<BatchGetOutcome<E>, Error> {
         let db = &self.db;
         let consistent = self.consistent;
-        let chunks: Vec<Vec<Item>> = keys.chunks(100).map(<[_]>::to_vec).collect();
+        let chunks = self.chunks();
+        let entity = E::META.type_name;
         let mut results = futures_util::stream::iter(chunks)
-            .map(|c| get_chunk(db, c, consistent))
+            .map(|c| get_chunk(db, c, consistent, entity))
             .buffer_unordered(CONCURRENCY);
         let mut out = BatchGetOutcome {
             items: Vec::new(),
@@ -424,30 +560,63 @@ fn key_of<E: Entity>(m: &Item) -> Result<Key<E>, Error> {
     Ok(Key::__new(E::META.pk.attr, s(E::META.pk.attr)?, sk))
 }
 
-#[allow(clippy::type_complexity)]
+/// The input of one chunk.
+fn get_input(
+    db: &Db,
+    keys: Vec<Item>,
+    consistent: bool,
+) -> Result<BatchGetItemInputBuilder, Error> {
+    let ka = KeysAndAttributes::builder()
+        .set_keys(Some(keys))
+        .set_consistent_read(consistent.then_some(true))
+        .build()
+        .map_err(build_err)?;
+    Ok(BatchGetItemInput::builder()
+        .request_items(&*db.table, ka)
+        .return_consumed_capacity(db.capacity.clone()))
+}
+
+/// What one chunk of a batch get read: items, keys left, calls.
+type GotChunk = (Vec<Item>, Vec<Item>, u32);
+
 async fn get_chunk(
+    db: &Db,
+    pending: Vec<Item>,
+    consistent: bool,
+    entity: &'static str,
+) -> Result<GotChunk, Error> {
+    let span = Span::new("BatchGetItem", &db.table, None, Some(entity));
+    span.actions(pending.len());
+    let res = span
+        .run(get_chunk_calls(db, pending, consistent, &span))
+        .await;
+    if let Ok((found, left, calls)) = &res {
+        span.calls(*calls);
+        span.unprocessed(left.len());
+        span.counts(found.len() as i32, found.len() as i32);
+    }
+    span.end(res)
+}
+
+async fn get_chunk_calls(
     db: &Db,
     mut pending: Vec<Item>,
     consistent: bool,
-) -> Result<(Vec<Item>, Vec<Item>, u32), Error> {
+    span: &Span,
+) -> Result<GotChunk, Error> {
     let policy = db.retry;
     let mut found = Vec::new();
+    let mut consumed = Vec::new();
     let mut attempt = 0;
     loop {
         attempt += 1;
-        let ka = KeysAndAttributes::builder()
-            .set_keys(Some(pending.clone()))
-            .set_consistent_read(consistent.then_some(true))
-            .build()
-            .map_err(build_err)?;
-        let res = db
-            .client
-            .batch_get_item()
-            .request_items(&*db.table, ka)
-            .send()
+        let res = get_input(db, pending.clone(), consistent)?
+            .send_with(&db.client)
             .await;
         match res {
             Ok(out) => {
+                consumed.extend(out.consumed_capacity().iter().cloned());
+                span.capacity(&consumed);
                 if let Some(items) = out.responses().and_then(|m| m.get(&*db.table)) {
                     found.extend(items.iter().cloned());
                 }

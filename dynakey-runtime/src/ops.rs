@@ -21,7 +21,7 @@ pub use delete::Delete;
 pub use get::Get;
 pub use put::Put;
 pub use update::UpdateItem;
-pub(crate) use write::{render, write_error, Action, Write, WriteOpts};
+pub(crate) use write::{build_err, render, write_error, Action, Write, WriteOpts};
 
 /// A boxed future, what the operation builders resolve to with `.await`.
 ///

@@ -159,8 +159,10 @@ pub use aws_sdk_dynamodb::primitives::Blob;
 
 // Modules, for what the names above do not cover.
 pub use dynakey_runtime::{
-    codec, design, entity, error, expr, key, ops, query, schema, table, update,
+    codec, design, entity, error, explain, expr, key, obs, ops, query, schema, table, update,
 };
+// A request shown without sending it, and a write's cost.
+pub use dynakey_runtime::{Explain, WriteCost};
 
 /// Typed change streams: inserts, updates, deletes and expiries as typed
 /// changes, from the Streams API (feature `streams`, with the `db.changes(..)`
@@ -175,6 +177,10 @@ pub use dynakey_runtime::local;
 /// Fault injection at the HTTP layer (feature `testing`).
 #[cfg(feature = "testing")]
 pub use dynakey_runtime::fault;
+
+/// The request recorder for tests (feature `testing`).
+#[cfg(feature = "testing")]
+pub use dynakey_runtime::spy;
 
 /// What most code needs in scope: `use dynakey::prelude::*;`.
 ///
