@@ -29,8 +29,10 @@
 //! # #[pk("USER#<user>")]
 //! # #[sk("NOTE#<id:d6>")]
 //! # struct Note { user: String, id: u32, text: String }
+//! use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
+//! use dynakey_runtime::Entity;
 //! let backend = dynakey_runtime::local::memory().unwrap();
-//! let db = backend.db("notes");
+//! let db = backend.db("notes").with_capacity(ReturnConsumedCapacity::Indexes);
 //! db.create_table(&[Note::META]).await.unwrap();
 //! // With no subscriber installed the spans are disabled and cost nothing.
 //! db.put(&Note { user: "ann".into(), id: 1, text: "hi".into() }).await.unwrap();

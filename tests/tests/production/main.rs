@@ -5,6 +5,7 @@
 mod capture;
 mod cost;
 mod explain;
+mod readme;
 mod spy;
 mod stale;
 mod tracing_spans;
