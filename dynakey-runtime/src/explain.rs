@@ -82,6 +82,19 @@ impl Explain {
         }
     }
 
+    /// This request's own expressions (not its actions').
+    fn own(&self) -> impl Iterator<Item = &String> {
+        [
+            &self.key_condition,
+            &self.update,
+            &self.condition,
+            &self.filter,
+            &self.projection,
+        ]
+        .into_iter()
+        .flatten()
+    }
+
     pub(crate) fn with_cost(mut self, cost: WriteCost) -> Self {
         self.cost = Some(cost);
         self
@@ -104,14 +117,7 @@ impl Explain {
     /// assert_eq!(x.expressions(), "attribute_not_exists(#n0)");
     /// ```
     pub fn expressions(&self) -> String {
-        let own = [
-            &self.key_condition,
-            &self.update,
-            &self.condition,
-            &self.filter,
-            &self.projection,
-        ];
-        let mut parts: Vec<String> = own.into_iter().flatten().cloned().collect();
+        let mut parts: Vec<String> = self.own().cloned().collect();
         parts.extend(
             self.actions
                 .iter()
@@ -139,16 +145,8 @@ impl Explain {
     /// assert!(x.resolved().starts_with("pk = \"USER#ann\""));
     /// ```
     pub fn resolved(&self) -> String {
-        let own = [
-            &self.key_condition,
-            &self.update,
-            &self.condition,
-            &self.filter,
-            &self.projection,
-        ];
-        let mut parts: Vec<String> = own
-            .into_iter()
-            .flatten()
+        let mut parts: Vec<String> = self
+            .own()
             .map(|e| display::resolve(e, &self.names, &self.values))
             .collect();
         parts.extend(

@@ -41,7 +41,7 @@ use crate::explain::Explain;
 use crate::expr::{Condition, Placeholders};
 use crate::key::{KeyKind, Local, PartitionKey, SortKeyCondition, SortKeyOp, Table};
 use crate::union::EntityUnion;
-use pager::{first_limit, Lane, Order, Pager, Request};
+use pager::{first_limit, Input, Lane, Order, Pager, Request};
 
 /// A query of one partition of the table or of an index. Build it with
 /// [`Db::query`].
@@ -350,11 +350,15 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
     /// assert_eq!((input.index_name(), input.limit()), (Some("GSI1"), Some(10)));
     /// ```
     pub fn to_input(&self) -> Result<QueryInput, Error> {
-        self.lane(false)?
-            .query_input(first_limit(self.page_size, self.limit))?
-            .ok_or_else(|| {
-                Error::refused("the sort-key range is empty, so the query sends no request")
-            })
+        match self
+            .lane(false)?
+            .first_input(first_limit(self.page_size, self.limit))?
+        {
+            Some(Input::Query(q)) => Ok(q),
+            _ => Err(Error::refused(
+                "the sort-key range is empty, so the query sends no request",
+            )),
+        }
     }
 
     /// The query's first request in readable form, without sending it.

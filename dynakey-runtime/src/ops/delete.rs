@@ -6,7 +6,9 @@ use aws_sdk_dynamodb::operation::delete_item::builders::DeleteItemInputBuilder;
 use aws_sdk_dynamodb::operation::delete_item::DeleteItemInput;
 use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 
-use super::{build_err, decode_opt, into_future, render, write_error, Action, Write, WriteOpts};
+use super::{
+    build_err, decode_opt, into_future, render, traced_send, write_error, Action, Write, WriteOpts,
+};
 use crate::check::key_ref;
 use crate::db::Db;
 use crate::entity::Entity;
@@ -14,7 +16,6 @@ use crate::error::Error;
 use crate::explain::{Explain, WriteCost};
 use crate::expr::Condition;
 use crate::key::Key;
-use crate::obs::Span;
 
 /// A delete; `.await` it. Resolves to the deleted item when
 /// [`Delete::return_old`] was asked. In a transaction,
@@ -153,17 +154,15 @@ impl<E: Entity> Delete<E> {
 
     /// Sends the delete.
     pub async fn send(self) -> Result<Option<E>, Error> {
-        let db = &self.db;
         let req = self.request()?;
-        let span = Span::new("DeleteItem", &db.table, None, Some(E::META.type_name));
-        let res = match span.run(req.send_with(&db.client)).await {
-            Ok(out) => {
-                span.capacity(out.consumed_capacity());
-                decode_opt(out.attributes())
-            }
-            Err(e) => Err(write_error(e, db.sdk_attempts())),
-        };
-        span.end(res)
+        traced_send!(
+            "DeleteItem",
+            &self.db,
+            E::META.type_name,
+            req,
+            |_span, out| decode_opt(out.attributes()),
+            write_error
+        )
     }
 }
 

@@ -5,13 +5,12 @@ use std::fmt;
 use aws_sdk_dynamodb::operation::get_item::builders::GetItemInputBuilder;
 use aws_sdk_dynamodb::operation::get_item::GetItemInput;
 
-use super::{build_err, decode_opt, into_future};
+use super::{build_err, decode_opt, into_future, traced_send};
 use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::Error;
 use crate::explain::Explain;
 use crate::key::Key;
-use crate::obs::Span;
 
 /// A get; `.await` it for `Option<E>`.
 ///
@@ -105,17 +104,17 @@ impl<E: Entity> Get<E> {
 
     /// Sends the get.
     pub async fn send(self) -> Result<Option<E>, Error> {
-        let db = &self.db;
-        let span = Span::new("GetItem", &db.table, None, Some(E::META.type_name));
-        let res = match span.run(self.request().send_with(&db.client)).await {
-            Ok(out) => {
-                span.capacity(out.consumed_capacity());
+        traced_send!(
+            "GetItem",
+            &self.db,
+            E::META.type_name,
+            self.request(),
+            |span, out| {
                 span.counts(i32::from(out.item().is_some()), 1);
                 decode_opt(out.item())
-            }
-            Err(e) => Err(Error::from_sdk(e, db.sdk_attempts())),
-        };
-        span.end(res)
+            },
+            Error::from_sdk
+        )
     }
 }
 

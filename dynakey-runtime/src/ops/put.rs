@@ -7,7 +7,9 @@ use aws_sdk_dynamodb::operation::put_item::builders::PutItemInputBuilder;
 use aws_sdk_dynamodb::operation::put_item::PutItemInput;
 use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 
-use super::{build_err, decode_opt, into_future, render, write_error, Action, Write, WriteOpts};
+use super::{
+    build_err, decode_opt, into_future, render, traced_send, write_error, Action, Write, WriteOpts,
+};
 use crate::check::{check_item, key_text, versioned};
 use crate::codec::Item;
 use crate::db::Db;
@@ -15,7 +17,6 @@ use crate::entity::Entity;
 use crate::error::Error;
 use crate::explain::{Explain, WriteCost};
 use crate::expr::Condition;
-use crate::obs::Span;
 
 /// A put; `.await` (or [`Put::send`]) it. Resolves to the old item when
 /// [`Put::return_old`] was asked, else `None`. In a transaction,
@@ -188,15 +189,14 @@ impl<E: Entity> Put<E> {
     /// Sends the put.
     pub async fn send(self) -> Result<Option<E>, Error> {
         let (db, req, _) = self.request()?;
-        let span = Span::new("PutItem", &db.table, None, Some(E::META.type_name));
-        let res = match span.run(req.send_with(&db.client)).await {
-            Ok(out) => {
-                span.capacity(out.consumed_capacity());
-                decode_opt(out.attributes())
-            }
-            Err(e) => Err(write_error(e, db.sdk_attempts())),
-        };
-        span.end(res)
+        traced_send!(
+            "PutItem",
+            &db,
+            E::META.type_name,
+            req,
+            |_span, out| decode_opt(out.attributes()),
+            write_error
+        )
     }
 }
 

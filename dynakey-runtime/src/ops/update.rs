@@ -8,7 +8,8 @@ use aws_sdk_dynamodb::operation::update_item::UpdateItemInput;
 use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 
 use super::{
-    build_err, decode_opt, into_future, non_empty, render, write_error, Action, Write, WriteOpts,
+    build_err, decode_opt, into_future, non_empty, render, traced_send, write_error, Action, Write,
+    WriteOpts,
 };
 use crate::check::key_ref;
 use crate::codec::Item;
@@ -18,7 +19,6 @@ use crate::error::Error;
 use crate::explain::{Explain, WriteCost};
 use crate::expr::{Condition, Update};
 use crate::key::Key;
-use crate::obs::Span;
 
 /// An update; `.await` it. Resolves to the item after (`return_new`) or
 /// before (`return_old`) the update when asked. Built by [`Db::update`]
@@ -209,15 +209,14 @@ impl<E: Entity> UpdateItem<E> {
     /// (any return-values setting, the partial `UPDATED_*` ones included).
     pub async fn send_raw(self) -> Result<Option<Item>, Error> {
         let (db, req, _) = self.request()?;
-        let span = Span::new("UpdateItem", &db.table, None, Some(E::META.type_name));
-        let res = match span.run(req.send_with(&db.client)).await {
-            Ok(out) => {
-                span.capacity(out.consumed_capacity());
-                Ok(non_empty(out.attributes()).cloned())
-            }
-            Err(e) => Err(write_error(e, db.sdk_attempts())),
-        };
-        span.end(res)
+        traced_send!(
+            "UpdateItem",
+            &db,
+            E::META.type_name,
+            req,
+            |_span, out| Ok(non_empty(out.attributes()).cloned()),
+            write_error
+        )
     }
 }
 

@@ -8,7 +8,7 @@ use futures_util::TryStreamExt;
 
 use aws_sdk_dynamodb::operation::query::QueryInput;
 
-use super::pager::{first_limit, Order, Pager};
+use super::pager::{first_limit, Input, Order, Pager};
 use super::{AnyOf, Decoder, KeysOnly, Page, Query, Typed};
 use crate::db::Db;
 use crate::entity::Entity;
@@ -176,10 +176,10 @@ impl<E: Entity, K: KeyKind, D: Decoder> FanOut<E, K, D> {
     pub fn to_input(&self) -> Result<Vec<QueryInput>, Error> {
         let mut out = Vec::new();
         for q in &self.queries {
-            out.extend(
-                q.lane(false)?
-                    .query_input(first_limit(q.page_size, q.limit))?,
-            );
+            let lane = q.lane(false)?;
+            if let Some(Input::Query(i)) = lane.first_input(first_limit(q.page_size, q.limit))? {
+                out.push(i);
+            }
         }
         Ok(out)
     }

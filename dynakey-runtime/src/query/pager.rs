@@ -36,6 +36,12 @@ pub(crate) enum Request {
     Scan(ScanInputBuilder),
 }
 
+/// A lane's first request as the SDK input.
+pub(crate) enum Input {
+    Query(QueryInput),
+    Scan(ScanInput),
+}
+
 /// What one request brought back.
 struct RawPage {
     items: Vec<Item>,
@@ -126,43 +132,30 @@ impl Lane {
     }
 
     /// The SDK input of the lane's first request (`None`: nothing is sent).
-    pub(crate) fn query_input(&self, limit: Option<i32>) -> Result<Option<QueryInput>, Error> {
-        match &self.request {
-            Some(Request::Query(q)) => q
-                .clone()
-                .set_limit(limit)
-                .build()
-                .map(Some)
-                .map_err(build_err),
-            _ => Ok(None),
-        }
-    }
-
-    /// As [`Lane::query_input`], for a scan segment.
-    pub(crate) fn scan_input(&self, limit: Option<i32>) -> Result<Option<ScanInput>, Error> {
-        match &self.request {
-            Some(Request::Scan(q)) => q
-                .clone()
-                .set_limit(limit)
-                .build()
-                .map(Some)
-                .map_err(build_err),
-            _ => Ok(None),
-        }
+    pub(crate) fn first_input(&self, limit: Option<i32>) -> Result<Option<Input>, Error> {
+        Ok(match &self.request {
+            Some(Request::Query(q)) => Some(Input::Query(
+                q.clone().set_limit(limit).build().map_err(build_err)?,
+            )),
+            Some(Request::Scan(s)) => Some(Input::Scan(
+                s.clone().set_limit(limit).build().map_err(build_err)?,
+            )),
+            None => None,
+        })
     }
 
     /// The readable form of the lane's first request.
     pub(crate) fn explain(&self, table: &str, limit: Option<i32>) -> Result<Explain, Error> {
-        if let Some(q) = self.query_input(limit)? {
-            return Ok(Explain::from(&q));
-        }
-        if let Some(s) = self.scan_input(limit)? {
-            return Ok(Explain::from(&s));
-        }
-        let mut x = Explain::new("Query", table);
-        x.options
-            .push(("sent".into(), "no (the sort-key range is empty)".into()));
-        Ok(x)
+        Ok(match self.first_input(limit)? {
+            Some(Input::Query(q)) => Explain::from(&q),
+            Some(Input::Scan(s)) => Explain::from(&s),
+            None => {
+                let mut x = Explain::new("Query", table);
+                x.options
+                    .push(("sent".into(), "no (the sort-key range is empty)".into()));
+                x
+            }
+        })
     }
 
     fn resume(&mut self, p: Position) {

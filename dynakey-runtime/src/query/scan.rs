@@ -10,7 +10,7 @@ use futures_core::Stream;
 use futures_util::TryStreamExt;
 
 use super::decode::key_attrs;
-use super::pager::{first_limit, Lane, Order, Pager, Request};
+use super::pager::{first_limit, Input, Lane, Order, Pager, Request};
 use super::{AnyOf, Decoder, Page, Typed};
 use crate::db::Db;
 use crate::entity::Entity;
@@ -231,7 +231,9 @@ impl<E: Entity, D: Decoder> Scan<E, D> {
         let limit = first_limit(self.page_size, self.limit);
         let mut out = Vec::new();
         for lane in &self.pager(false)?.lanes {
-            out.extend(lane.scan_input(limit)?);
+            if let Some(Input::Scan(i)) = lane.first_input(limit)? {
+                out.push(i);
+            }
         }
         Ok(out)
     }

@@ -30,7 +30,10 @@ async fn readme_observability() -> Result<()> {
         .await?;
     assert_eq!(spy.operations(), ["TransactWriteItems"]);
     let tx = &spy.of("TransactWriteItems")[0].explain;
-    assert_eq!(tx.actions[0].condition.as_deref(), Some("attribute_not_exists(#n0)"));
+    assert_eq!(
+        tx.actions[0].condition.as_deref(),
+        Some("attribute_not_exists(#n0)")
+    );
     Ok(())
 }
 
@@ -42,7 +45,9 @@ async fn readme_cost() -> Result<()> {
         .update(Note::update("ann", 1u32).set_tag(Some("blue".into())))
         .explain()?;
     println!("{x}");
-    assert!(x.to_string().contains("cost: at most 3 WCU: table 1, GSI1 2 ([Move])"));
+    assert!(x
+        .to_string()
+        .contains("cost: at most 3 WCU: table 1, GSI1 2 ([Move])"));
     let cost = x.cost.unwrap();
     assert_eq!((cost.total(), cost.amplification()), (3.0, 2)); // one table write, two index writes
     assert_eq!(cost.sized(3000).total(), 9.0); // for a 3 KB item

@@ -6,12 +6,8 @@
 //! single-item write and its own figures for batches, so its values are
 //! only checked to be there.
 
-use std::time::Duration;
-
-use aws_sdk_dynamodb::config::retry::RetryConfig;
-use aws_sdk_dynamodb::Client;
-use dynakey::fault::{FaultConfig, FaultInjector};
-use dynakey::{Db, RetryPolicy};
+use dynakey::fault::FaultConfig;
+use dynakey_tests::fixture::faulty;
 use dynakey_tests::notes::Note;
 
 use super::capture::Capture;
@@ -121,22 +117,12 @@ async fn batch_and_transaction_spans_count_actions_retries_and_unprocessed() {
 #[tokio::test]
 async fn batch_retries_show_in_the_span() {
     let f = fixture().await;
-    let inj = FaultInjector::new(FaultConfig {
+    let config = FaultConfig {
         partial_rate: 1.0,
         seed: 5,
         ..FaultConfig::default()
-    });
-    let conf = f
-        .local
-        .config_builder()
-        .http_client(inj.wrap(aws_smithy_http_client::Builder::new().build_http()))
-        .retry_config(RetryConfig::disabled())
-        .build();
-    let db = Db::new(Client::from_conf(conf), f.db.table_name()).with_retry(RetryPolicy {
-        max_attempts: 20,
-        base_delay: Duration::from_millis(1),
-        max_delay: Duration::from_millis(5),
-    });
+    };
+    let (db, _inj) = faulty(&f, config, 20);
     let cap = Capture::default();
     let _guard = tracing::subscriber::set_default(cap.clone());
     let batch = (0..10).fold(db.batch_write(), |b, id| b.put(&note("cy", id, None)));
