@@ -35,7 +35,25 @@ use aws_sdk_dynamodb::types::AttributeValue;
 pub use cost::{IndexChange, IndexWrite, WriteCost};
 
 /// The readable form of one request, or of one action of a transaction or
-/// batch (see the module example). `Display` prints it as text.
+/// batch. `Display` prints it as text.
+///
+/// ```
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+/// use dynakey_runtime::Entity;
+/// let backend = dynakey_runtime::local::memory().unwrap();
+/// let db = backend.db("notes");
+/// let n = Note { user: "ann".into(), id: 1, tag: None, text: "hi".into() };
+/// let x = db.transact_write().put(&n).delete(Note::key("ann", 2).unwrap()).explain().unwrap();
+/// assert_eq!(x.operation, "TransactWriteItems");
+/// assert_eq!(x.actions[1].operation, "Delete");
+/// assert!(x.to_string().contains("Delete notes"));
+/// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Explain {

@@ -52,6 +52,17 @@ use crate::db::Db;
 use crate::explain::Explain;
 
 /// One recorded request.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let backend = dynakey_runtime::local::memory().unwrap();
+/// let spy = dynakey_runtime::spy::Recorder::new();
+/// let client = spy.client(backend.client());
+/// client.list_tables().send().await.unwrap();
+/// let r = &spy.requests()[0];
+/// assert_eq!((r.operation.as_str(), r.succeeded), ("ListTables", Some(true)));
+/// # });
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Recorded {
@@ -67,8 +78,13 @@ pub struct Recorded {
     pub succeeded: Option<bool>,
 }
 
-/// Records what clients send; clones share the record (see the module
-/// example).
+/// Records what clients send; clones share the record.
+///
+/// ```
+/// let spy = dynakey_runtime::spy::Recorder::new();
+/// let other = spy.clone(); // the same record
+/// assert_eq!((spy.len(), other.len()), (0, 0));
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct Recorder {
     log: Arc<Mutex<Vec<Recorded>>>,
@@ -84,6 +100,10 @@ impl Storable for Slot {
 
 impl Recorder {
     /// An empty recorder.
+    ///
+    /// ```
+    /// assert!(dynakey_runtime::spy::Recorder::new().is_empty());
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }

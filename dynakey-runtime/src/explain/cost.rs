@@ -18,6 +18,22 @@ use crate::expr::Update;
 use crate::size::item_size;
 
 /// What a write does to one index, and what that costs.
+///
+/// ```
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+/// use dynakey_runtime::Entity;
+/// let backend = dynakey_runtime::local::memory().unwrap();
+/// let db = backend.db("notes");
+/// let n = Note { user: "ann".into(), id: 1, tag: Some("red".into()), text: String::new() };
+/// let cost = db.put(&n).explain().unwrap().cost.unwrap();
+/// assert_eq!((cost.indexes[0].index, cost.indexes[0].units), ("GSI1", 1.0));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct IndexWrite {
@@ -30,6 +46,12 @@ pub struct IndexWrite {
 }
 
 /// What a write does to an item's entry in one index.
+///
+/// ```
+/// use dynakey_runtime::explain::IndexChange;
+/// assert_eq!(IndexChange::Move.writes(), 2);
+/// assert_eq!(IndexChange::Untouched.writes(), 0);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum IndexChange {
@@ -47,6 +69,10 @@ pub enum IndexChange {
 
 impl IndexChange {
     /// Index writes this change takes.
+    ///
+    /// ```
+    /// assert_eq!(dynakey_runtime::explain::IndexChange::Enter.writes(), 1);
+    /// ```
     pub fn writes(self) -> u32 {
         match self {
             IndexChange::Move => 2,
@@ -56,8 +82,24 @@ impl IndexChange {
     }
 }
 
-/// The estimated cost of a write in write capacity units (see the module
-/// documentation on [`crate::explain`] for an example).
+/// The estimated cost of a write in write capacity units.
+///
+/// ```
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+/// use dynakey_runtime::Entity;
+/// let backend = dynakey_runtime::local::memory().unwrap();
+/// let db = backend.db("notes");
+/// use dynakey_runtime::expr::Update;
+/// let u = Update::new().set("tag", "blue").set("gsi1pk", "TAG#blue");
+/// let cost = db.update_raw(Note::key("ann", 1).unwrap(), u).explain().unwrap().cost.unwrap();
+/// assert_eq!((cost.table_units, cost.index_units(), cost.upper_bound), (1.0, 2.0, true));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct WriteCost {
@@ -218,17 +260,59 @@ impl WriteCost {
     }
 
     /// Units spent on indexes.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>")]
+    /// # struct Note { user: String, id: u32, tag: String }
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let n = Note { user: "ann".into(), id: 1, tag: "red".into() };
+    /// let cost = backend.db("notes").put(&n).explain().unwrap().cost.unwrap();
+    /// assert_eq!(cost.index_units(), 1.0);
+    /// ```
     pub fn index_units(&self) -> f64 {
         self.indexes.iter().map(|i| i.units).sum()
     }
 
     /// Every unit: the table's and the indexes'.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>")]
+    /// # struct Note { user: String, id: u32, tag: String }
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let n = Note { user: "ann".into(), id: 1, tag: "red".into() };
+    /// let cost = backend.db("notes").put(&n).explain().unwrap().cost.unwrap();
+    /// assert_eq!(cost.total(), 2.0);
+    /// ```
     pub fn total(&self) -> f64 {
         self.table_units + self.index_units()
     }
 
     /// Index writes per table write: how much the indexes amplify the
     /// write (`0` without indexes).
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>")]
+    /// # struct Note { user: String, id: u32, tag: String }
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let n = Note { user: "ann".into(), id: 1, tag: "red".into() };
+    /// let cost = backend.db("notes").put(&n).explain().unwrap().cost.unwrap();
+    /// assert_eq!(cost.amplification(), 1);
+    /// ```
     pub fn amplification(&self) -> u32 {
         self.indexes.iter().map(|i| i.change.writes()).sum()
     }

@@ -44,7 +44,18 @@ pub struct StaleIndex {
 impl StaleIndex {
     /// Index reads miss writes newer than `lag`, on tables keyed as
     /// `meta`'s (the table key attributes of every entity of a table are
-    /// the same).
+    /// the same). See [`FaultInjector::stale_index`](super::FaultInjector::stale_index).
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # struct Note { user: String }
+    /// use dynakey_runtime::Entity;
+    /// let s = dynakey_runtime::fault::StaleIndex::new(std::time::Duration::from_secs(1), Note::META);
+    /// assert_eq!(s.lag().as_secs(), 1);
+    /// ```
     pub fn new(lag: Duration, meta: &EntityMeta) -> Self {
         let key_attrs = std::iter::once(meta.pk.attr)
             .chain(meta.sk.as_ref().map(|k| k.attr))
@@ -57,6 +68,17 @@ impl StaleIndex {
     }
 
     /// The lag.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # struct Note { user: String }
+    /// use dynakey_runtime::Entity;
+    /// let s = dynakey_runtime::fault::StaleIndex::new(std::time::Duration::from_millis(5), Note::META);
+    /// assert_eq!(s.lag().as_millis(), 5);
+    /// ```
     pub fn lag(&self) -> Duration {
         self.lag
     }
