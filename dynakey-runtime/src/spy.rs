@@ -87,12 +87,27 @@ pub struct Recorded {
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Recorder {
-    log: Arc<Mutex<Vec<Recorded>>>,
+    log: Arc<Mutex<Log>>,
 }
 
-/// Where an operation's record is, kept in its config bag.
+/// The records, each with its number (`first` is the number of the first
+/// one kept, so a cleared record never takes another's outcome).
+#[derive(Debug, Default)]
+struct Log {
+    first: u64,
+    records: Vec<Recorded>,
+}
+
+impl Log {
+    fn get_mut(&mut self, n: u64) -> Option<&mut Recorded> {
+        let i = usize::try_from(n.checked_sub(self.first)?).ok()?;
+        self.records.get_mut(i)
+    }
+}
+
+/// The number of an operation's record, kept in its config bag.
 #[derive(Debug, Clone, Copy)]
-struct Slot(usize);
+struct Slot(u64);
 
 impl Storable for Slot {
     type Storer = StoreReplace<Self>;
@@ -139,7 +154,7 @@ impl Recorder {
         out
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Recorded>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Log> {
         self.log.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -149,7 +164,7 @@ impl Recorder {
     /// assert!(dynakey_runtime::spy::Recorder::new().requests().is_empty());
     /// ```
     pub fn requests(&self) -> Vec<Recorded> {
-        self.lock().clone()
+        self.lock().records.clone()
     }
 
     /// The operations sent, in order.
@@ -158,7 +173,11 @@ impl Recorder {
     /// assert!(dynakey_runtime::spy::Recorder::new().operations().is_empty());
     /// ```
     pub fn operations(&self) -> Vec<String> {
-        self.lock().iter().map(|r| r.operation.clone()).collect()
+        self.lock()
+            .records
+            .iter()
+            .map(|r| r.operation.clone())
+            .collect()
     }
 
     /// The requests of operation `op` (`"Query"`, `"BatchWriteItem"`, …).
@@ -168,6 +187,7 @@ impl Recorder {
     /// ```
     pub fn of(&self, op: &str) -> Vec<Recorded> {
         self.lock()
+            .records
             .iter()
             .filter(|r| r.operation == op)
             .cloned()
@@ -180,7 +200,7 @@ impl Recorder {
     /// assert_eq!(dynakey_runtime::spy::Recorder::new().len(), 0);
     /// ```
     pub fn len(&self) -> usize {
-        self.lock().len()
+        self.lock().records.len()
     }
 
     /// Whether nothing was recorded.
@@ -192,7 +212,7 @@ impl Recorder {
         self.len() == 0
     }
 
-    /// Forgets what was recorded.
+    /// Forgets what was recorded (a request under way is left out too).
     ///
     /// ```
     /// let spy = dynakey_runtime::spy::Recorder::new();
@@ -200,7 +220,9 @@ impl Recorder {
     /// assert!(spy.is_empty());
     /// ```
     pub fn clear(&self) {
-        self.lock().clear();
+        let mut log = self.lock();
+        log.first += log.records.len() as u64;
+        log.records.clear();
     }
 }
 
@@ -283,13 +305,13 @@ impl Intercept for Spy {
             .to_owned();
         let explain = explain(ctx.input()).unwrap_or_else(|| Explain::new(&op, ""));
         let mut log = self.0.lock();
-        log.push(Recorded {
+        log.records.push(Recorded {
             operation: op,
             explain,
             consumed: Vec::new(),
             succeeded: None,
         });
-        let slot = Slot(log.len() - 1);
+        let slot = Slot(log.first + log.records.len() as u64 - 1);
         drop(log);
         cfg.interceptor_state().store_put(slot);
         Ok(())

@@ -88,8 +88,12 @@
 //!   [dev-dependencies]
 //!   dynakey = { version = "0.1", features = ["local"] }
 //!   ```
+//! - `tracing` (on by default): a `tracing` span per request with
+//!   OpenTelemetry's DynamoDB attributes (`obs`); cheap when no subscriber
+//!   listens.
 //! - `testing` (off by default): `fault`, fault injection at the HTTP
-//!   layer for testing retry paths.
+//!   layer for testing retry paths and stale index reads, and `spy`, a
+//!   recorder of the requests a client sent.
 //! - `streams` (off by default): `db.changes(..)`, a consumer of a table's
 //!   stream yielding typed changes, and typed changes from
 //!   `aws-sdk-dynamodbstreams` records (see `changes`).
