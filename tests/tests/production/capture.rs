@@ -3,11 +3,49 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Once};
 
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
+use tracing::subscriber::{DefaultGuard, Interest};
 use tracing::{Event, Metadata, Subscriber};
+
+/// A capture installed for the current thread until the guard drops.
+///
+/// A global subscriber that listens to nothing but keeps every callsite's
+/// interest at "sometimes" is installed first: otherwise a span callsite
+/// first reached by a test thread without a subscriber can be cached as
+/// "never" while another thread installs its capture (a race of
+/// `set_default` in parallel tests), and that capture would miss it.
+pub fn capture() -> (Capture, DefaultGuard) {
+    static GLOBAL: Once = Once::new();
+    GLOBAL.call_once(|| {
+        let _ = tracing::subscriber::set_global_default(Quiet);
+    });
+    let cap = Capture::default();
+    let guard = tracing::subscriber::set_default(cap.clone());
+    (cap, guard)
+}
+
+/// Listens to nothing, and never lets a callsite be cached as disabled.
+struct Quiet;
+
+impl Subscriber for Quiet {
+    fn register_callsite(&self, _: &'static Metadata<'static>) -> Interest {
+        Interest::sometimes()
+    }
+    fn enabled(&self, _: &Metadata<'_>) -> bool {
+        false
+    }
+    fn new_span(&self, _: &Attributes<'_>) -> Id {
+        Id::from_u64(1)
+    }
+    fn record(&self, _: &Id, _: &Record<'_>) {}
+    fn record_follows_from(&self, _: &Id, _: &Id) {}
+    fn event(&self, _: &Event<'_>) {}
+    fn enter(&self, _: &Id) {}
+    fn exit(&self, _: &Id) {}
+}
 
 /// One captured span: its name and fields (values as text).
 #[derive(Debug, Clone)]

@@ -3,15 +3,14 @@
 use dynakey::prelude::*;
 use dynakey_tests::notes::Note;
 
-use super::{capture::Capture, fixture, note, on_server};
+use super::{capture::capture, fixture, note, on_server};
 
 #[tokio::test]
 async fn readme_observability() -> Result<()> {
     let f = fixture().await;
     let db = f.db.clone();
     db.put(&note("ann", 1, Some("red"))).await?;
-    let cap = Capture::default();
-    let _guard = tracing::subscriber::set_default(cap.clone());
+    let (cap, _guard) = capture();
     db.query(Note::gsi1_pk("red")?).all().await?;
     let span = &cap.of("Query")[0];
     assert_eq!(span.get("aws.dynamodb.index_name"), Some("GSI1"));

@@ -10,14 +10,13 @@ use dynakey::fault::FaultConfig;
 use dynakey_tests::fixture::faulty;
 use dynakey_tests::notes::Note;
 
-use super::capture::Capture;
+use super::capture::capture;
 use super::{fixture, note, on_server};
 
 #[tokio::test]
 async fn put_get_query_spans_carry_the_otel_fields() {
     let f = fixture().await;
-    let cap = Capture::default();
-    let _guard = tracing::subscriber::set_default(cap.clone());
+    let (cap, _guard) = capture();
     let table = f.db.table_name().to_owned();
 
     f.db.put(&note("ann", 1, Some("red"))).await.unwrap();
@@ -63,8 +62,7 @@ async fn put_get_query_spans_carry_the_otel_fields() {
 #[tokio::test]
 async fn batch_and_transaction_spans_count_actions_retries_and_unprocessed() {
     let f = fixture().await;
-    let cap = Capture::default();
-    let _guard = tracing::subscriber::set_default(cap.clone());
+    let (cap, _guard) = capture();
 
     let batch = (0..30).fold(f.db.batch_write(), |b, id| b.put(&note("bob", id, None)));
     batch.await.unwrap();
@@ -123,8 +121,7 @@ async fn batch_retries_show_in_the_span() {
         ..FaultConfig::default()
     };
     let (db, _inj) = faulty(&f, config, 20);
-    let cap = Capture::default();
-    let _guard = tracing::subscriber::set_default(cap.clone());
+    let (cap, _guard) = capture();
     let batch = (0..10).fold(db.batch_write(), |b, id| b.put(&note("cy", id, None)));
     batch.await.unwrap();
     let span = &cap.of("BatchWriteItem")[0];
