@@ -3,24 +3,27 @@
 //! exponential backoff, and handing back whatever is still unprocessed:
 //! nothing is dropped.
 
-use std::collections::HashSet;
 use std::fmt;
 use std::marker::PhantomData;
 
-use aws_sdk_dynamodb::types::{
-    AttributeValue, DeleteRequest, KeysAndAttributes, PutRequest, WriteRequest,
-};
+use aws_sdk_dynamodb::operation::batch_write_item::builders::BatchWriteItemInputBuilder;
+use aws_sdk_dynamodb::operation::batch_write_item::BatchWriteItemInput;
+use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
 use futures_util::StreamExt;
 
 use crate::check::check_item;
-use crate::codec::{AttrPath, DecodeError, Item};
 use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::{is_throttling_code, Error};
+use crate::explain::{Explain, WriteCost};
 use crate::key::Key;
-use crate::ops::into_future;
+use crate::obs::Span;
+use crate::ops::{build_err, into_future};
 
 /// Calls run at once per batch operation.
+mod get;
+pub use get::{BatchGet, BatchGetOutcome};
+
 const CONCURRENCY: usize = 4;
 
 /// Whether an SDK error is worth retrying (throttling, a 5xx).
@@ -33,10 +36,6 @@ fn retryable<E: aws_sdk_dynamodb::error::ProvideErrorMetadata, R>(
         }),
         None => false,
     }
-}
-
-fn build_err(e: aws_sdk_dynamodb::error::BuildError) -> Error {
-    Error::refused(format!("the request could not be built: {e}"))
 }
 
 /// A batch of puts and deletes, possibly of several entity types. Build it
@@ -73,6 +72,8 @@ pub struct BatchWrite {
     db: Db,
     /// The requests so far, or the first error found while adding one.
     built: Result<Vec<WriteRequest>, Error>,
+    /// The estimated cost of each typed request (raw ones have none).
+    costs: Vec<WriteCost>,
 }
 
 impl fmt::Debug for BatchWrite {
@@ -150,6 +151,7 @@ impl Db {
         BatchWrite {
             db: self.clone(),
             built: Ok(Vec::new()),
+            costs: Vec::new(),
         }
     }
 
@@ -171,6 +173,7 @@ impl BatchWrite {
     pub fn put<E: Unversioned>(mut self, e: &E) -> Self {
         let req = e.to_item().map_err(Error::from).and_then(|item| {
             check_item(E::META, &item)?;
+            self.costs.push(WriteCost::put(E::META, &item));
             let p = PutRequest::builder()
                 .set_item(Some(item))
                 .build()
@@ -183,6 +186,7 @@ impl BatchWrite {
 
     /// Deletes the item at `key`.
     pub fn delete<E: Entity>(mut self, key: Key<E>) -> Self {
+        self.costs.push(WriteCost::delete(E::META));
         let req = DeleteRequest::builder()
             .set_key(Some(key.to_attributes()))
             .build()
@@ -219,6 +223,61 @@ impl BatchWrite {
     /// Whether the batch holds no request.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The SDK inputs of the batch, one per chunk of 25, without sending
+    /// them.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// let batch = (0..30).fold(db.batch_write(), |b, id| b.delete(Note::key("ann", id).unwrap()));
+    /// let inputs = batch.to_input().unwrap();
+    /// assert_eq!(inputs.len(), 2);
+    /// ```
+    pub fn to_input(self) -> Result<Vec<BatchWriteItemInput>, Error> {
+        self.built?
+            .chunks(25)
+            .map(|c| write_input(&self.db, c.to_vec()).build().map_err(build_err))
+            .collect()
+    }
+
+    /// The batch in readable form: every request, and the estimated cost
+    /// of the typed ones (a batch write costs what its puts and deletes
+    /// cost one by one).
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// let n = Note { user: "ann".into(), id: 1, tag: Some("red".into()), text: String::new() };
+    /// let x = db.batch_write().put(&n).delete(Note::key("ann", 2).unwrap()).explain().unwrap();
+    /// assert_eq!(x.actions.len(), 2);
+    /// assert_eq!(x.cost.unwrap().total(), 4.0); // put: table + GSI1; delete: at most table + GSI1
+    /// ```
+    pub fn explain(self) -> Result<Explain, Error> {
+        let mut x = Explain::new("BatchWriteItem", &self.db.table);
+        let cost = WriteCost::sum(self.costs.iter().cloned());
+        for input in self.to_input()? {
+            x.actions.extend(Explain::from(&input).actions);
+        }
+        x.cost = cost;
+        Ok(x)
     }
 
     /// Sends the batch in chunks of 25, a few at once, retrying unprocessed
@@ -263,20 +322,37 @@ struct Chunk {
     calls: u32,
 }
 
-async fn write_chunk(db: &Db, mut pending: Vec<WriteRequest>) -> Chunk {
+/// The input of one chunk.
+fn write_input(db: &Db, requests: Vec<WriteRequest>) -> BatchWriteItemInputBuilder {
+    BatchWriteItemInput::builder()
+        .request_items(&*db.table, requests)
+        .return_consumed_capacity(db.capacity.clone())
+}
+
+async fn write_chunk(db: &Db, pending: Vec<WriteRequest>) -> Chunk {
+    let span = Span::new("BatchWriteItem", &db.table, None, None);
+    span.actions(pending.len());
+    let chunk = span.run(write_chunk_calls(db, pending, &span)).await;
+    span.calls(chunk.calls);
+    span.unprocessed(chunk.unprocessed.len());
+    if let Some(f) = &chunk.failed {
+        span.error(&f.error);
+    }
+    chunk
+}
+
+async fn write_chunk_calls(db: &Db, mut pending: Vec<WriteRequest>, span: &Span) -> Chunk {
     let policy = db.retry;
     let mut attempt = 0;
     let mut written = 0;
+    let mut consumed = Vec::new();
     loop {
         attempt += 1;
-        let res = db
-            .client
-            .batch_write_item()
-            .request_items(&*db.table, pending.clone())
-            .send()
-            .await;
+        let res = write_input(db, pending.clone()).send_with(&db.client).await;
         match res {
             Ok(out) => {
+                consumed.extend(out.consumed_capacity().iter().cloned());
+                span.capacity(&consumed);
                 let left = out
                     .unprocessed_items()
                     .and_then(|m| m.get(&*db.table))
@@ -290,6 +366,7 @@ async fn write_chunk(db: &Db, mut pending: Vec<WriteRequest>) -> Chunk {
             }
             Err(e) if retryable(&e) => {}
             Err(e) => {
+                span.capacity(&consumed);
                 return Chunk {
                     written,
                     unprocessed: Vec::new(),
@@ -298,7 +375,7 @@ async fn write_chunk(db: &Db, mut pending: Vec<WriteRequest>) -> Chunk {
                         error: Error::from_sdk(e, attempt),
                     }),
                     calls: attempt,
-                }
+                };
             }
         }
         if attempt >= policy.max_attempts.max(1) {
@@ -311,161 +388,5 @@ async fn write_chunk(db: &Db, mut pending: Vec<WriteRequest>) -> Chunk {
         unprocessed: pending,
         failed: None,
         calls: attempt,
-    }
-}
-
-/// A batch get of entity `E`. Build it with [`Db::batch_get`].
-///
-/// ```
-/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// # use dynakey_derive::DynamoEntity;
-/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
-/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
-/// # #[pk("USER#<user>")]
-/// # #[sk("NOTE#<id:d6>")]
-/// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
-/// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
-/// use dynakey_runtime::Entity;
-/// let local = dynakey_runtime::local::memory().unwrap();
-/// let db = local.db("notes");
-/// db.create_table(&[Note::META]).await.unwrap();
-/// db.put(&Note { user: "ann".into(), id: 1, tag: None, text: String::new() }).await.unwrap();
-/// let keys = (1..=150).map(|id| Note::key("ann", id).unwrap());
-/// let out = db.batch_get(keys).consistent().await.unwrap();
-/// assert_eq!(out.items.len(), 1);
-/// assert!(out.unprocessed.is_empty());
-/// # });
-/// ```
-#[must_use = "a batch does nothing until sent"]
-pub struct BatchGet<E> {
-    db: Db,
-    keys: Vec<Key<E>>,
-    consistent: bool,
-    _e: PhantomData<fn() -> E>,
-}
-
-impl<E: Entity> fmt::Debug for BatchGet<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("BatchGet")
-            .field("table", &self.db.table)
-            .field("keys", &self.keys)
-            .field("consistent", &self.consistent)
-            .finish()
-    }
-}
-
-/// What a batch get read, and the keys it could not read after every retry
-/// (see the example on [`BatchGet`]).
-#[derive(Debug)]
-#[non_exhaustive]
-pub struct BatchGetOutcome<E> {
-    /// The items found (in no particular order; absent keys are left out).
-    pub items: Vec<E>,
-    /// Keys still unprocessed.
-    pub unprocessed: Vec<Key<E>>,
-    /// BatchGetItem calls made.
-    pub calls: u32,
-}
-
-impl<E: Entity> BatchGet<E> {
-    /// Strongly consistent reads.
-    pub fn consistent(mut self) -> Self {
-        self.consistent = true;
-        self
-    }
-
-    /// Sends the batch in chunks of 100, retrying unprocessed keys.
-    pub async fn send(self) -> Result<BatchGetOutcome<E>, Error> {
-        let mut seen = HashSet::new();
-        let keys: Vec<Item> = self
-            .keys
-            .iter()
-            .filter(|k| seen.insert((k.pk().to_owned(), k.sk().map(str::to_owned))))
-            .map(Key::to_attributes)
-            .collect();
-        let db = &self.db;
-        let consistent = self.consistent;
-        let chunks: Vec<Vec<Item>> = keys.chunks(100).map(<[_]>::to_vec).collect();
-        let mut results = futures_util::stream::iter(chunks)
-            .map(|c| get_chunk(db, c, consistent))
-            .buffer_unordered(CONCURRENCY);
-        let mut out = BatchGetOutcome {
-            items: Vec::new(),
-            unprocessed: Vec::new(),
-            calls: 0,
-        };
-        while let Some(r) = results.next().await {
-            let (items, unprocessed, calls) = r?;
-            out.calls += calls;
-            for it in &items {
-                out.items.push(E::from_item(it)?);
-            }
-            for k in unprocessed {
-                out.unprocessed.push(key_of::<E>(&k)?);
-            }
-        }
-        Ok(out)
-    }
-}
-
-into_future!(BatchGet<E>, BatchGetOutcome<E>);
-
-/// A typed key from the key attributes DynamoDB handed back.
-fn key_of<E: Entity>(m: &Item) -> Result<Key<E>, Error> {
-    let s = |a: &'static str| match m.get(a) {
-        Some(AttributeValue::S(s)) => Ok(s.clone()),
-        Some(other) => Err(DecodeError::mismatch(&AttrPath::root(a), "S", other).into()),
-        None => Err(Error::from(DecodeError::missing(&AttrPath::root(a)))),
-    };
-    let sk = match &E::META.sk {
-        Some(k) => Some((k.attr, s(k.attr)?)),
-        None => None,
-    };
-    Ok(Key::__new(E::META.pk.attr, s(E::META.pk.attr)?, sk))
-}
-
-#[allow(clippy::type_complexity)]
-async fn get_chunk(
-    db: &Db,
-    mut pending: Vec<Item>,
-    consistent: bool,
-) -> Result<(Vec<Item>, Vec<Item>, u32), Error> {
-    let policy = db.retry;
-    let mut found = Vec::new();
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
-        let ka = KeysAndAttributes::builder()
-            .set_keys(Some(pending.clone()))
-            .set_consistent_read(consistent.then_some(true))
-            .build()
-            .map_err(build_err)?;
-        let res = db
-            .client
-            .batch_get_item()
-            .request_items(&*db.table, ka)
-            .send()
-            .await;
-        match res {
-            Ok(out) => {
-                if let Some(items) = out.responses().and_then(|m| m.get(&*db.table)) {
-                    found.extend(items.iter().cloned());
-                }
-                pending = out
-                    .unprocessed_keys()
-                    .and_then(|m| m.get(&*db.table))
-                    .map(|ka| ka.keys().to_vec())
-                    .unwrap_or_default();
-                if pending.is_empty() {
-                    return Ok((found, pending, attempt));
-                }
-            }
-            Err(e) if retryable(&e) => {}
-            Err(e) => return Err(Error::from_sdk(e, attempt)),
-        }
-        if attempt >= policy.max_attempts.max(1) {
-            return Ok((found, pending, attempt));
-        }
-        tokio::time::sleep(policy.delay(attempt)).await;
     }
 }

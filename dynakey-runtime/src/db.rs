@@ -6,6 +6,7 @@
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 use aws_sdk_dynamodb::Client;
 
 use crate::entity::{Entity, EntityMeta};
@@ -41,6 +42,7 @@ pub struct Db {
     pub(crate) client: Client,
     pub(crate) table: Arc<str>,
     pub(crate) retry: RetryPolicy,
+    pub(crate) capacity: ReturnConsumedCapacity,
 }
 
 impl Db {
@@ -56,7 +58,35 @@ impl Db {
             client,
             table: Arc::from(table.into()),
             retry: RetryPolicy::default(),
+            capacity: ReturnConsumedCapacity::Total,
         }
+    }
+
+    /// The same table asking for another `ReturnConsumedCapacity` on every
+    /// request: `TOTAL` by default (the span field
+    /// `aws.dynamodb.consumed_capacity`), `INDEXES` for the table's and each
+    /// index's share, `NONE` to ask nothing.
+    ///
+    /// ```
+    /// use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("shop").with_capacity(ReturnConsumedCapacity::Indexes);
+    /// assert_eq!(db.capacity(), &ReturnConsumedCapacity::Indexes);
+    /// ```
+    pub fn with_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
+        self.capacity = capacity;
+        self
+    }
+
+    /// The `ReturnConsumedCapacity` every request asks for.
+    ///
+    /// ```
+    /// use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// assert_eq!(backend.db("shop").capacity(), &ReturnConsumedCapacity::Total);
+    /// ```
+    pub fn capacity(&self) -> &ReturnConsumedCapacity {
+        &self.capacity
     }
 
     /// The same table with another batch retry policy.

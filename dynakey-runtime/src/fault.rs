@@ -2,7 +2,8 @@
 //! never throttle): a wrapper around any HTTP client that answers some
 //! requests with a throttling error without sending them, holds back part of
 //! some batch calls and reports it as `UnprocessedItems`/`UnprocessedKeys`,
-//! and can add latency to every request.
+//! can add latency to every request, and can make index reads stale
+//! ([`StaleIndex`]: an index query misses the writes of the last moment).
 //!
 //! Behind the `testing` feature (a test tool, not part of a production
 //! build): `dynakey = { version = "0.1", features = ["local", "testing"] }`
@@ -39,6 +40,9 @@ use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
 use aws_smithy_types::body::SdkBody;
 use aws_smithy_types::byte_stream::ByteStream;
 use serde_json::Value;
+
+mod stale;
+pub use stale::StaleIndex;
 
 /// What to inject (see the example on [`FaultInjector`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -78,6 +82,8 @@ pub struct FaultStats {
     pub partial: u64,
     /// Batch requests (items or keys) held back in all.
     pub held_back: u64,
+    /// Items a stale index read left out.
+    pub stale_hidden: u64,
 }
 
 #[derive(Debug, Default)]
@@ -87,6 +93,7 @@ struct Counters {
     throttled: AtomicU64,
     partial: AtomicU64,
     held_back: AtomicU64,
+    stale_hidden: AtomicU64,
 }
 
 /// Wraps HTTP clients with faults; clones share the counters.
@@ -115,6 +122,7 @@ struct Counters {
 pub struct FaultInjector {
     config: FaultConfig,
     counters: Arc<Counters>,
+    stale: Option<Arc<StaleIndex>>,
 }
 
 impl FaultInjector {
@@ -125,7 +133,49 @@ impl FaultInjector {
         Self {
             config,
             counters: Arc::new(counters),
+            stale: None,
         }
+    }
+
+    /// Index reads that miss recent writes: a query or scan of a secondary
+    /// index leaves out every item put or updated less than `stale.lag()`
+    /// ago (an updated item is missing, where DynamoDB would still show its
+    /// old version; a `Select=COUNT` answer is not changed). Table reads
+    /// see every write at once, as on DynamoDB.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>")]
+    /// # struct Note { user: String, id: u32, tag: String }
+    /// use dynakey_runtime::fault::{FaultConfig, FaultInjector, StaleIndex};
+    /// use dynakey_runtime::{Db, Entity};
+    /// use std::time::Duration;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let faults = FaultInjector::new(FaultConfig::default())
+    ///     .stale_index(StaleIndex::new(Duration::from_millis(300), Note::META));
+    /// let conf = backend
+    ///     .config_builder()
+    ///     .http_client(faults.wrap(aws_smithy_http_client::Builder::new().build_http()))
+    ///     .build();
+    /// let db = Db::new(aws_sdk_dynamodb::Client::from_conf(conf), "notes");
+    /// db.create_table(&[Note::META]).await.unwrap();
+    /// db.put(&Note { user: "ann".into(), id: 1, tag: "red".into() }).await.unwrap();
+    /// let by_tag = db.query(Note::gsi1_pk("red").unwrap());
+    /// assert!(by_tag.all().await.unwrap().is_empty()); // not in the index yet
+    /// assert_eq!(db.query(Note::pk("ann").unwrap()).all().await.unwrap().len(), 1);
+    /// tokio::time::sleep(Duration::from_millis(350)).await;
+    /// assert_eq!(by_tag.all().await.unwrap().len(), 1);
+    /// assert_eq!(faults.stats().stale_hidden, 1);
+    /// # });
+    /// ```
+    pub fn stale_index(mut self, stale: StaleIndex) -> Self {
+        self.stale = Some(Arc::new(stale));
+        self
     }
 
     /// What was injected so far.
@@ -136,6 +186,7 @@ impl FaultInjector {
             throttled: c.throttled.load(Ordering::Relaxed),
             partial: c.partial.load(Ordering::Relaxed),
             held_back: c.held_back.load(Ordering::Relaxed),
+            stale_hidden: c.stale_hidden.load(Ordering::Relaxed),
         }
     }
 
@@ -244,6 +295,12 @@ impl HttpConnector for FaultyConnector {
                     400,
                     r#"{"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException","message":"injected throttling"}"#.into(),
                 ));
+            }
+            if let Some(st) = &inj.stale {
+                st.note_writes(&op, &request);
+                if let Some(table) = StaleIndex::index_read(&op, &request) {
+                    return st.read(table, request, inner, c).await;
+                }
             }
             let batch = op == "BatchWriteItem" || op == "BatchGetItem";
             if !batch || inj.next() >= inj.config.partial_rate {

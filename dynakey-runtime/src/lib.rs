@@ -50,8 +50,10 @@
 //!
 //! - `local`: the embedded engine (`local`: dynoxide on SQLite). Off by
 //!   default so that production builds compile no SQLite; tests turn it on.
+//! - `tracing` (default): a `tracing` span per request with
+//!   OpenTelemetry's DynamoDB attributes; see [`obs`].
 //! - `testing`: fault injection at the HTTP layer (`fault`), for testing
-//!   retry paths.
+//!   retry paths and stale index reads, and the request recorder (`spy`).
 //! - `streams`: the change feed (`db.changes(..)`) and typed changes from
 //!   Streams API records (`aws-sdk-dynamodbstreams`); see [`changes`].
 //! - `lambda`: typed changes from Lambda's DynamoDB event
@@ -67,6 +69,7 @@ mod db;
 pub mod design;
 pub mod entity;
 pub mod error;
+pub mod explain;
 pub mod expr;
 #[cfg(feature = "testing")]
 pub mod fault;
@@ -74,11 +77,14 @@ pub mod key;
 #[cfg(feature = "local")]
 pub mod local;
 mod number;
+pub mod obs;
 pub mod ops;
 pub mod query;
 mod retry;
 pub mod schema;
 mod size;
+#[cfg(feature = "testing")]
+pub mod spy;
 pub mod table;
 #[doc(hidden)]
 pub mod table_check;
@@ -98,6 +104,7 @@ pub use entity::{Entity, EntityMeta, FieldMeta, IndexKind, IndexMeta, KeyMeta};
 pub use error::{
     CancelReason, EncodeError, Error, ItemRef, KeyFormatError, KeyFormatReason, Result,
 };
+pub use explain::{Explain, WriteCost};
 pub use expr::{CmpOp, Condition, RawExpr, Update};
 pub use key::{
     uuid7, Global, Key, KeyDecimal, KeyKind, KeyPadded, KeyPartError, KeyReverse, KeySigned,

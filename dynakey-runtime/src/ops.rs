@@ -21,7 +21,7 @@ pub use delete::Delete;
 pub use get::Get;
 pub use put::Put;
 pub use update::UpdateItem;
-pub(crate) use write::{render, write_error, Action, Write, WriteOpts};
+pub(crate) use write::{build_err, render, write_error, Action, Write, WriteOpts};
 
 /// A boxed future, what the operation builders resolve to with `.await`.
 ///
@@ -54,6 +54,25 @@ macro_rules! into_future {
     };
 }
 pub(crate) use into_future;
+
+/// Sends a single-item request (`$req`, an SDK input builder) of `$db`
+/// inside its span: records the consumed capacity, then makes the result
+/// with `$ok` (given the span and the output) or the error with `$err`.
+macro_rules! traced_send {
+    ($op:literal, $db:expr, $entity:expr, $req:expr, |$span:ident, $out:ident| $ok:expr, $err:path) => {{
+        let db = $db;
+        let $span = crate::obs::Span::new($op, &db.table, None, Some($entity));
+        let res = match $span.run($req.send_with(&db.client)).await {
+            Ok($out) => {
+                $span.capacity($out.consumed_capacity());
+                $ok
+            }
+            Err(e) => Err($err(e, db.sdk_attempts())),
+        };
+        $span.end(res)
+    }};
+}
+pub(crate) use traced_send;
 
 /// `Some(map)` unless empty (DynamoDB answers "no item" with an empty map
 /// on some backends).

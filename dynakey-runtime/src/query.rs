@@ -24,6 +24,7 @@ mod scan;
 use std::fmt;
 
 use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
+use aws_sdk_dynamodb::operation::query::QueryInput;
 use aws_sdk_dynamodb::types::{AttributeValue, Select};
 use futures_core::Stream;
 use futures_util::TryStreamExt;
@@ -36,10 +37,11 @@ pub use scan::Scan;
 use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::Error;
+use crate::explain::Explain;
 use crate::expr::{Condition, Placeholders};
 use crate::key::{KeyKind, Local, PartitionKey, SortKeyCondition, SortKeyOp, Table};
 use crate::union::EntityUnion;
-use pager::{Lane, Order, Pager, Request};
+use pager::{first_limit, Input, Lane, Order, Pager, Request};
 
 /// A query of one partition of the table or of an index. Build it with
 /// [`Db::query`].
@@ -290,7 +292,7 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
                 SortKeyOp::BeginsWith(s) => Some(format!("begins_with({n}, {})", v(s))),
                 SortKeyOp::All => None,
                 // Nothing can match: no request.
-                SortKeyOp::Empty => return Ok(Lane::new(None, key_attrs)),
+                SortKeyOp::Empty => return Ok(Lane::new(None, key_attrs, E::META.type_name)),
             };
             if let Some(part) = part {
                 kc.push_str(" AND ");
@@ -319,8 +321,66 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
             .set_consistent_read(self.consistent.then_some(true))
             .set_select(count.then_some(Select::Count))
             .set_expression_attribute_names(cx.names())
-            .set_expression_attribute_values(cx.values());
-        Ok(Lane::new(Some(Request::Query(req)), key_attrs))
+            .set_expression_attribute_values(cx.values())
+            .return_consumed_capacity(self.db.capacity.clone());
+        Ok(Lane::new(
+            Some(Request::Query(req)),
+            key_attrs,
+            E::META.type_name,
+        ))
+    }
+
+    /// The SDK input of the query's first request, without sending it
+    /// (its `Limit` is the page size, or the limit when smaller). A query
+    /// whose sort-key range is empty sends nothing: [`Error::Refused`].
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// let q = db.query(Note::gsi1_pk("red").unwrap()).descending().page_size(10);
+    /// let input = q.to_input().unwrap();
+    /// assert_eq!((input.index_name(), input.limit()), (Some("GSI1"), Some(10)));
+    /// ```
+    pub fn to_input(&self) -> Result<QueryInput, Error> {
+        match self
+            .lane(false)?
+            .first_input(first_limit(self.page_size, self.limit))?
+        {
+            Some(Input::Query(q)) => Ok(q),
+            _ => Err(Error::refused(
+                "the sort-key range is empty, so the query sends no request",
+            )),
+        }
+    }
+
+    /// The query's first request in readable form, without sending it.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// let x = db.query(Note::pk("ann").unwrap()).sk(Note::sk().begins_with().unwrap()).explain().unwrap();
+    /// assert_eq!(x.key_condition.as_deref(), Some("#n0 = :v0 AND begins_with(#n1, :v1)"));
+    /// assert!(x.to_string().contains("begins_with(sk, \"NOTE#\")"));
+    /// ```
+    pub fn explain(&self) -> Result<Explain, Error> {
+        self.lane(false)?
+            .explain(&self.db.table, first_limit(self.page_size, self.limit))
     }
 
     fn pager(&self, count: bool) -> Result<Pager<D>, Error> {

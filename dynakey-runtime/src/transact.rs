@@ -17,7 +17,10 @@ mod moves;
 
 use std::fmt;
 
-use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::operation::transact_write_items::builders::TransactWriteItemsInputBuilder;
+use aws_sdk_dynamodb::operation::transact_write_items::{
+    TransactWriteItemsError, TransactWriteItemsInput,
+};
 use aws_sdk_dynamodb::types::{
     ConditionCheck, Delete as SdkDelete, Put as SdkPut, ReturnValuesOnConditionCheckFailure,
     TransactWriteItem, Update as SdkUpdate,
@@ -27,19 +30,19 @@ use crate::check::key_ref;
 use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::{Error, ItemRef};
+use crate::explain::{Explain, WriteCost};
 use crate::expr::{Condition, Update};
 use crate::key::Key;
-use crate::ops::{into_future, render, Action, Delete, Put, UpdateItem, Write, WriteOpts};
+use crate::obs::Span;
+use crate::ops::{
+    build_err, into_future, render, Action, Delete, Put, UpdateItem, Write, WriteOpts,
+};
 use crate::update::TypedUpdate;
 
 pub use get::{Slot, TransactGet, TransactGetOutput};
 
 /// DynamoDB's limit on actions per transaction.
 pub const MAX_ACTIONS: usize = 100;
-
-fn build_err(e: aws_sdk_dynamodb::error::BuildError) -> Error {
-    Error::refused(format!("the request could not be built: {e}"))
-}
 
 /// A write transaction. Build it with [`Db::transact_write`]; `.await` (or
 /// [`TransactWrite::send`]) it.
@@ -191,6 +194,7 @@ impl TransactWrite {
     /// Requires `cond` on the item at `key`, writing nothing to it.
     pub fn check<E: Entity>(self, key: Key<E>, cond: Condition) -> Self {
         let w = Write {
+            cost: WriteCost::check(),
             target: key_ref(&key),
             action: Action::Check(key.to_attributes()),
             opts: WriteOpts {
@@ -218,9 +222,19 @@ impl TransactWrite {
         self.len() == 0
     }
 
-    /// Sends the transaction. An action that failed to build, more than
-    /// 100 actions, or none, is refused before sending.
-    pub async fn send(self) -> Result<(), Error> {
+    /// The actions as the SDK sends them, their targets and their cost
+    /// (checked: 1 to 100 actions).
+    fn request(
+        self,
+    ) -> Result<
+        (
+            Db,
+            TransactWriteItemsInputBuilder,
+            Vec<ItemRef>,
+            Option<WriteCost>,
+        ),
+        Error,
+    > {
         let writes = self.built?;
         if writes.is_empty() || writes.len() > MAX_ACTIONS {
             return Err(Error::refused(format!(
@@ -228,6 +242,7 @@ impl TransactWrite {
                 writes.len()
             )));
         }
+        let cost = WriteCost::sum(writes.iter().map(|w| w.cost.clone().in_transaction()));
         let mut items = Vec::with_capacity(writes.len());
         let mut targets: Vec<ItemRef> = Vec::with_capacity(writes.len());
         for w in writes {
@@ -235,25 +250,82 @@ impl TransactWrite {
             items.push(item);
             targets.push(target);
         }
-        let res = self
-            .db
-            .client
-            .transact_write_items()
+        let req = TransactWriteItemsInput::builder()
             .set_transact_items(Some(items))
             .set_client_request_token(self.token)
-            .send()
-            .await;
-        match res {
-            Ok(_) => Ok(()),
-            Err(e) => {
-                if let Some(TransactWriteItemsError::TransactionCanceledException(c)) =
-                    e.as_service_error()
-                {
-                    return Err(cancel::canceled(c, &targets));
-                }
-                Err(Error::from_sdk(e, self.db.sdk_attempts()))
+            .return_consumed_capacity(self.db.capacity.clone());
+        Ok((self.db, req, targets, cost))
+    }
+
+    /// The SDK input of the transaction, without sending it.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// let n = Note { user: "ann".into(), id: 1, tag: Some("red".into()), text: String::new() };
+    /// let input = db.transact_write().put(&n).delete(Note::key("ann", 2).unwrap()).to_input().unwrap();
+    /// assert_eq!(input.transact_items().len(), 2);
+    /// ```
+    pub fn to_input(self) -> Result<TransactWriteItemsInput, Error> {
+        self.request()?.1.build().map_err(build_err)
+    }
+
+    /// The transaction in readable form, one action per write, with the
+    /// estimated cost: each action's table write counts double, the index
+    /// writes it causes once (what DynamoDB charges, and what the embedded
+    /// engine reports).
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// let n = Note { user: "ann".into(), id: 1, tag: Some("red".into()), text: String::new() };
+    /// let x = db.transact_write().put(&n).explain().unwrap();
+    /// assert_eq!(x.actions[0].operation, "Put");
+    /// assert_eq!(x.cost.unwrap().total(), 3.0); // table 2 × 1 + GSI1 1
+    /// ```
+    pub fn explain(self) -> Result<Explain, Error> {
+        let (_, req, _, cost) = self.request()?;
+        let input = req.build().map_err(build_err)?;
+        let mut x = Explain::from(&input);
+        x.cost = cost;
+        Ok(x)
+    }
+
+    /// Sends the transaction. An action that failed to build, more than
+    /// 100 actions, or none, is refused before sending.
+    pub async fn send(self) -> Result<(), Error> {
+        let (db, req, targets, _) = self.request()?;
+        let span = Span::new("TransactWriteItems", &db.table, None, None);
+        span.actions(targets.len());
+        let res = match span.run(req.send_with(&db.client)).await {
+            Ok(out) => {
+                span.capacity(out.consumed_capacity());
+                Ok(())
             }
-        }
+            Err(e) => match e.as_service_error() {
+                Some(TransactWriteItemsError::TransactionCanceledException(c)) => {
+                    Err(cancel::canceled(c, &targets))
+                }
+                _ => Err(Error::from_sdk(e, db.sdk_attempts())),
+            },
+        };
+        span.end(res)
     }
 }
 

@@ -101,8 +101,12 @@
 //!   [dev-dependencies]
 //!   dynakey = { version = "0.1", features = ["local"] }
 //!   ```
+//! - `tracing` (on by default): a `tracing` span per request with
+//!   OpenTelemetry's DynamoDB attributes (`obs`); cheap when no subscriber
+//!   listens.
 //! - `testing` (off by default): `fault`, fault injection at the HTTP
-//!   layer for testing retry paths.
+//!   layer for testing retry paths and stale index reads, and `spy`, a
+//!   recorder of the requests a client sent.
 //! - `streams` (off by default): `db.changes(..)`, a consumer of a table's
 //!   stream yielding typed changes, and typed changes from
 //!   `aws-sdk-dynamodbstreams` records (see `changes`).
@@ -172,8 +176,10 @@ pub use aws_sdk_dynamodb::primitives::Blob;
 
 // Modules, for what the names above do not cover.
 pub use dynakey_runtime::{
-    codec, design, entity, error, expr, key, ops, query, schema, table, update,
+    codec, design, entity, error, explain, expr, key, obs, ops, query, schema, table, update,
 };
+// A request shown without sending it, and a write's cost.
+pub use dynakey_runtime::{Explain, WriteCost};
 
 /// Typed change streams: inserts, updates, deletes and expiries as typed
 /// changes, from the Streams API (feature `streams`, with the `db.changes(..)`
@@ -188,6 +194,10 @@ pub use dynakey_runtime::local;
 /// Fault injection at the HTTP layer (feature `testing`).
 #[cfg(feature = "testing")]
 pub use dynakey_runtime::fault;
+
+/// The request recorder for tests (feature `testing`).
+#[cfg(feature = "testing")]
+pub use dynakey_runtime::spy;
 
 /// What most code needs in scope: `use dynakey::prelude::*;`.
 ///

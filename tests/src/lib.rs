@@ -2,4 +2,5 @@
 //! `dynakey-examples` and are re-exported here.
 
 pub use dynakey_examples::seeds;
+pub mod fixture;
 pub mod notes;

@@ -44,6 +44,14 @@ impl Path {
         self
     }
 
+    /// The top-level attribute the path starts at, when it is a name.
+    pub(crate) fn root(&self) -> Option<&str> {
+        match self.0.first() {
+            Some(Part::Name(n)) => Some(n),
+            _ => None,
+        }
+    }
+
     pub(crate) fn render(&self, cx: &mut Placeholders) -> String {
         let mut s = String::new();
         for (i, p) in self.0.iter().enumerate() {

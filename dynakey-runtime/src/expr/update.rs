@@ -119,6 +119,25 @@ impl Update {
         self
     }
 
+    /// The top-level attributes this update sets (`SET`, `ADD`, `DELETE`)
+    /// and removes, for the cost estimate; `None` for a raw expression,
+    /// whose targets are not known.
+    pub(crate) fn targets(&self) -> Option<(Vec<&str>, Vec<&str>)> {
+        if self.raw.is_some() {
+            return None;
+        }
+        let set = self
+            .set
+            .iter()
+            .map(|(p, _)| p)
+            .chain(self.add.iter().map(|(p, _)| p))
+            .chain(self.delete.iter().map(|(p, _)| p))
+            .filter_map(|p| p.root())
+            .collect();
+        let removed = self.remove.iter().filter_map(|p| p.root()).collect();
+        Some((set, removed))
+    }
+
     /// Whether there is nothing to do.
     pub fn is_empty(&self) -> bool {
         self.raw.is_none()

@@ -2,13 +2,18 @@
 
 use std::fmt;
 
+use aws_sdk_dynamodb::operation::delete_item::builders::DeleteItemInputBuilder;
+use aws_sdk_dynamodb::operation::delete_item::DeleteItemInput;
 use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 
-use super::{decode_opt, into_future, render, write_error, Action, Write, WriteOpts};
+use super::{
+    build_err, decode_opt, into_future, render, traced_send, write_error, Action, Write, WriteOpts,
+};
 use crate::check::key_ref;
 use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::Error;
+use crate::explain::{Explain, WriteCost};
 use crate::expr::Condition;
 use crate::key::Key;
 
@@ -80,34 +85,84 @@ impl<E: Entity> Delete<E> {
     /// The delete as an action of a transaction.
     pub(crate) fn into_write(self) -> Write {
         Write {
+            cost: WriteCost::delete(E::META),
             target: key_ref(&self.key),
             action: Action::Delete(self.key.to_attributes()),
             opts: self.opts,
         }
     }
 
-    /// Sends the delete.
-    pub async fn send(self) -> Result<Option<E>, Error> {
+    fn request(&self) -> Result<DeleteItemInputBuilder, Error> {
         let x = render(None, self.opts.cond.as_ref())?;
-        let mut req = self
-            .db
-            .client
-            .delete_item()
+        let on_fail = self
+            .opts
+            .old_on_fail
+            .then_some(ReturnValuesOnConditionCheckFailure::AllOld);
+        Ok(DeleteItemInput::builder()
             .table_name(&*self.db.table)
             .set_key(Some(self.key.to_attributes()))
             .set_condition_expression(x.cond)
             .set_expression_attribute_names(x.names)
             .set_expression_attribute_values(x.values)
-            .set_return_values(self.opts.ret);
-        if self.opts.old_on_fail {
-            req = req.return_values_on_condition_check_failure(
-                ReturnValuesOnConditionCheckFailure::AllOld,
-            );
-        }
-        match req.send().await {
-            Ok(out) => decode_opt(out.attributes()),
-            Err(e) => Err(write_error(e, self.db.sdk_attempts())),
-        }
+            .set_return_values(self.opts.ret.clone())
+            .set_return_values_on_condition_check_failure(on_fail)
+            .return_consumed_capacity(self.db.capacity.clone()))
+    }
+
+    /// The SDK input this delete sends, without sending it.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// let input = db.delete(Note::key("ann", 1).unwrap()).if_exists().to_input().unwrap();
+    /// assert_eq!(input.condition_expression(), Some("attribute_exists(#n0)"));
+    /// ```
+    pub fn to_input(&self) -> Result<DeleteItemInput, Error> {
+        self.request()?.build().map_err(build_err)
+    }
+
+    /// The delete in readable form, with its estimated [`WriteCost`]
+    /// (an upper bound when a sparse index may not hold the item), without
+    /// sending it.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// let x = db.delete(Note::key("ann", 1).unwrap()).explain().unwrap();
+    /// let cost = x.cost.unwrap();
+    /// assert_eq!((cost.total(), cost.upper_bound), (2.0, true));
+    /// ```
+    pub fn explain(&self) -> Result<Explain, Error> {
+        Ok(Explain::from(&self.to_input()?).with_cost(WriteCost::delete(E::META)))
+    }
+
+    /// Sends the delete.
+    pub async fn send(self) -> Result<Option<E>, Error> {
+        let req = self.request()?;
+        traced_send!(
+            "DeleteItem",
+            &self.db,
+            E::META.type_name,
+            req,
+            |_span, out| decode_opt(out.attributes()),
+            write_error
+        )
     }
 }
 

@@ -2,10 +2,14 @@
 
 use std::fmt;
 
-use super::{decode_opt, into_future};
+use aws_sdk_dynamodb::operation::get_item::builders::GetItemInputBuilder;
+use aws_sdk_dynamodb::operation::get_item::GetItemInput;
+
+use super::{build_err, decode_opt, into_future, traced_send};
 use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::Error;
+use crate::explain::Explain;
 use crate::key::Key;
 
 /// A get; `.await` it for `Option<E>`.
@@ -50,19 +54,67 @@ impl<E: Entity> Get<E> {
         self
     }
 
-    /// Sends the get.
-    pub async fn send(self) -> Result<Option<E>, Error> {
-        let out = self
-            .db
-            .client
-            .get_item()
+    fn request(&self) -> GetItemInputBuilder {
+        GetItemInput::builder()
             .table_name(&*self.db.table)
             .set_key(Some(self.key.to_attributes()))
             .set_consistent_read(self.consistent.then_some(true))
-            .send()
-            .await
-            .map_err(|e| Error::from_sdk(e, self.db.sdk_attempts()))?;
-        decode_opt(out.item())
+            .return_consumed_capacity(self.db.capacity.clone())
+    }
+
+    /// The SDK input this get sends, without sending it.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// let input = db.get(Note::key("ann", 1).unwrap()).consistent().to_input().unwrap();
+    /// assert_eq!(input.consistent_read(), Some(true));
+    /// ```
+    pub fn to_input(&self) -> Result<GetItemInput, Error> {
+        self.request().build().map_err(build_err)
+    }
+
+    /// The get in readable form, without sending it.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// let x = db.get(Note::key("ann", 1).unwrap()).explain().unwrap();
+    /// assert_eq!((x.operation.as_str(), x.key.len()), ("GetItem", 2));
+    /// ```
+    pub fn explain(&self) -> Result<Explain, Error> {
+        Ok(Explain::from(&self.to_input()?))
+    }
+
+    /// Sends the get.
+    pub async fn send(self) -> Result<Option<E>, Error> {
+        traced_send!(
+            "GetItem",
+            &self.db,
+            E::META.type_name,
+            self.request(),
+            |span, out| {
+                span.counts(i32::from(out.item().is_some()), 1);
+                decode_opt(out.item())
+            },
+            Error::from_sdk
+        )
     }
 }
 

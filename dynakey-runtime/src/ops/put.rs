@@ -3,14 +3,19 @@
 use std::fmt;
 use std::marker::PhantomData;
 
+use aws_sdk_dynamodb::operation::put_item::builders::PutItemInputBuilder;
+use aws_sdk_dynamodb::operation::put_item::PutItemInput;
 use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 
-use super::{decode_opt, into_future, render, write_error, Action, Write, WriteOpts};
+use super::{
+    build_err, decode_opt, into_future, render, traced_send, write_error, Action, Write, WriteOpts,
+};
 use crate::check::{check_item, key_text, versioned};
 use crate::codec::Item;
 use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::Error;
+use crate::explain::{Explain, WriteCost};
 use crate::expr::Condition;
 
 /// A put; `.await` (or [`Put::send`]) it. Resolves to the old item when
@@ -110,35 +115,88 @@ impl<E: Entity> Put<E> {
     pub(crate) fn into_write(self) -> Result<Write, Error> {
         let (item, opts) = self.into_parts()?;
         Ok(Write {
+            cost: WriteCost::put(E::META, &item),
             target: key_text(E::META, &item),
             action: Action::Put(item),
             opts,
         })
     }
 
-    /// Sends the put.
-    pub async fn send(self) -> Result<Option<E>, Error> {
+    /// The request: the SDK input builder and the estimated cost.
+    fn request(self) -> Result<(Db, PutItemInputBuilder, WriteCost), Error> {
         let db = self.db.clone();
         let (item, opts) = self.into_parts()?;
+        let cost = WriteCost::put(E::META, &item);
         let x = render(None, opts.cond.as_ref())?;
-        let mut req = db
-            .client
-            .put_item()
+        let on_fail = opts
+            .old_on_fail
+            .then_some(ReturnValuesOnConditionCheckFailure::AllOld);
+        let req = PutItemInput::builder()
             .table_name(&*db.table)
             .set_item(Some(item))
             .set_condition_expression(x.cond)
             .set_expression_attribute_names(x.names)
             .set_expression_attribute_values(x.values)
-            .set_return_values(opts.ret);
-        if opts.old_on_fail {
-            req = req.return_values_on_condition_check_failure(
-                ReturnValuesOnConditionCheckFailure::AllOld,
-            );
-        }
-        match req.send().await {
-            Ok(out) => decode_opt(out.attributes()),
-            Err(e) => Err(write_error(e, db.sdk_attempts())),
-        }
+            .set_return_values(opts.ret)
+            .set_return_values_on_condition_check_failure(on_fail)
+            .return_consumed_capacity(db.capacity.clone());
+        Ok((db, req, cost))
+    }
+
+    /// The SDK input this put sends, without sending it.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # struct Note { user: String, id: u32, text: String }
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let n = Note { user: "ann".into(), id: 1, text: "hi".into() };
+    /// let input = backend.db("notes").put(&n).if_not_exists().to_input().unwrap();
+    /// assert_eq!(input.condition_expression(), Some("attribute_not_exists(#n0)"));
+    /// ```
+    pub fn to_input(self) -> Result<PutItemInput, Error> {
+        self.request()?.1.build().map_err(build_err)
+    }
+
+    /// The put in readable form, with its estimated [`WriteCost`], without
+    /// sending it.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// let tagged = Note { user: "ann".into(), id: 1, tag: Some("red".into()), text: "hi".into() };
+    /// let x = db.put(&tagged).explain().unwrap();
+    /// assert_eq!(x.cost.as_ref().unwrap().total(), 2.0); // the table and GSI1
+    /// let plain = Note { tag: None, ..tagged };
+    /// assert_eq!(db.put(&plain).explain().unwrap().cost.unwrap().total(), 1.0); // not in GSI1
+    /// ```
+    pub fn explain(self) -> Result<Explain, Error> {
+        let (_, req, cost) = self.request()?;
+        let input = req.build().map_err(build_err)?;
+        Ok(Explain::from(&input).with_cost(cost))
+    }
+
+    /// Sends the put.
+    pub async fn send(self) -> Result<Option<E>, Error> {
+        let (db, req, _) = self.request()?;
+        traced_send!(
+            "PutItem",
+            &db,
+            E::META.type_name,
+            req,
+            |_span, out| decode_opt(out.attributes()),
+            write_error
+        )
     }
 }
 

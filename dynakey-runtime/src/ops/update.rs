@@ -3,14 +3,20 @@
 
 use std::fmt;
 
+use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemInputBuilder;
+use aws_sdk_dynamodb::operation::update_item::UpdateItemInput;
 use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 
-use super::{decode_opt, into_future, non_empty, render, write_error, Action, Write, WriteOpts};
+use super::{
+    build_err, decode_opt, into_future, non_empty, render, traced_send, write_error, Action, Write,
+    WriteOpts,
+};
 use crate::check::key_ref;
 use crate::codec::Item;
 use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::Error;
+use crate::explain::{Explain, WriteCost};
 use crate::expr::{Condition, Update};
 use crate::key::Key;
 
@@ -112,6 +118,7 @@ impl<E: Entity> UpdateItem<E> {
     pub(crate) fn into_write(self) -> Result<Write, Error> {
         let (key, update) = self.built?;
         Ok(Write {
+            cost: WriteCost::update(E::META, &update),
             target: key_ref(&key),
             action: Action::Update(key.to_attributes(), update),
             opts: self.opts,
@@ -125,31 +132,91 @@ impl<E: Entity> UpdateItem<E> {
         decode_opt(attrs.as_ref())
     }
 
-    /// Sends the update; resolves to the returned attributes as they come
-    /// (any return-values setting, the partial `UPDATED_*` ones included).
-    pub async fn send_raw(self) -> Result<Option<Item>, Error> {
+    fn request(self) -> Result<(Db, UpdateItemInputBuilder, WriteCost), Error> {
         let (key, update) = self.built?;
         let x = render(Some(&update), self.opts.cond.as_ref())?;
-        let mut req = self
-            .db
-            .client
-            .update_item()
+        let on_fail = self
+            .opts
+            .old_on_fail
+            .then_some(ReturnValuesOnConditionCheckFailure::AllOld);
+        let req = UpdateItemInput::builder()
             .table_name(&*self.db.table)
             .set_key(Some(key.to_attributes()))
             .set_update_expression(x.update)
             .set_condition_expression(x.cond)
             .set_expression_attribute_names(x.names)
             .set_expression_attribute_values(x.values)
-            .set_return_values(self.opts.ret);
-        if self.opts.old_on_fail {
-            req = req.return_values_on_condition_check_failure(
-                ReturnValuesOnConditionCheckFailure::AllOld,
-            );
-        }
-        match req.send().await {
-            Ok(out) => Ok(non_empty(out.attributes()).cloned()),
-            Err(e) => Err(write_error(e, self.db.sdk_attempts())),
-        }
+            .set_return_values(self.opts.ret.clone())
+            .set_return_values_on_condition_check_failure(on_fail)
+            .return_consumed_capacity(self.db.capacity.clone());
+        let cost = WriteCost::update(E::META, &update);
+        Ok((self.db, req, cost))
+    }
+
+    /// The SDK input this update sends, without sending it.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// use dynakey_runtime::expr::Update;
+    /// let u = db.update_raw(Note::key("ann", 1).unwrap(), Update::new().set("text", "v2"));
+    /// let input = u.to_input().unwrap();
+    /// assert_eq!(input.update_expression(), Some("SET #n0 = :v0"));
+    /// ```
+    pub fn to_input(self) -> Result<UpdateItemInput, Error> {
+        self.request()?.1.build().map_err(build_err)
+    }
+
+    /// The update in readable form, with its estimated [`WriteCost`]: an
+    /// index whose key the update rewrites costs a delete plus a put there
+    /// ([`IndexChange::Move`](crate::explain::IndexChange::Move)), one whose
+    /// key it removes a delete, any other index one write.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// use dynakey_runtime::expr::Update;
+    /// use dynakey_runtime::explain::IndexChange;
+    /// let retag = Update::new().set("tag", "blue").set("gsi1pk", "TAG#blue");
+    /// let x = db.update_raw(Note::key("ann", 1).unwrap(), retag).explain().unwrap();
+    /// let cost = x.cost.unwrap();
+    /// assert_eq!(cost.indexes[0].change, IndexChange::Move);
+    /// assert_eq!(cost.total(), 3.0); // table 1 + GSI1 delete 1 + GSI1 put 1
+    /// ```
+    pub fn explain(self) -> Result<Explain, Error> {
+        let (_, req, cost) = self.request()?;
+        let input = req.build().map_err(build_err)?;
+        Ok(Explain::from(&input).with_cost(cost))
+    }
+
+    /// Sends the update; resolves to the returned attributes as they come
+    /// (any return-values setting, the partial `UPDATED_*` ones included).
+    pub async fn send_raw(self) -> Result<Option<Item>, Error> {
+        let (db, req, _) = self.request()?;
+        traced_send!(
+            "UpdateItem",
+            &db,
+            E::META.type_name,
+            req,
+            |_span, out| Ok(non_empty(out.attributes()).cloned()),
+            write_error
+        )
     }
 }
 

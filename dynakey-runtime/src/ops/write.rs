@@ -12,6 +12,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
 use crate::codec::Item;
 use crate::error::{Error, ItemRef};
+use crate::explain::WriteCost;
 use crate::expr::{Condition, Placeholders, Update};
 
 /// What a write says besides its item or key: a condition and what to
@@ -43,6 +44,8 @@ pub(crate) struct Write {
     pub action: Action,
     /// Its condition and return options.
     pub opts: WriteOpts,
+    /// Its estimated cost (outside a transaction).
+    pub cost: WriteCost,
 }
 
 /// The four kinds of action.
@@ -65,6 +68,12 @@ impl Write {
         }
         Ok(self)
     }
+}
+
+/// The error of an SDK input that does not build (a required field
+/// missing: a bug of the runtime, reported rather than a panic).
+pub(crate) fn build_err(e: aws_sdk_dynamodb::error::BuildError) -> Error {
+    Error::refused(format!("the request could not be built: {e}"))
 }
 
 /// Rendered expressions of one request: every name and value of the

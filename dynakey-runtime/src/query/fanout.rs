@@ -6,11 +6,14 @@ use std::fmt;
 use futures_core::Stream;
 use futures_util::TryStreamExt;
 
-use super::pager::{Order, Pager};
+use aws_sdk_dynamodb::operation::query::QueryInput;
+
+use super::pager::{first_limit, Input, Order, Pager};
 use super::{AnyOf, Decoder, KeysOnly, Page, Query, Typed};
 use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::Error;
+use crate::explain::Explain;
 use crate::expr::Condition;
 use crate::key::{KeyKind, PartitionKey, SortKeyCondition};
 use crate::union::EntityUnion;
@@ -150,6 +153,61 @@ impl<E: Entity, K: KeyKind, D: Decoder> FanOut<E, K, D> {
     pub fn sequential(mut self) -> Self {
         self.concurrent = false;
         self
+    }
+
+    /// The SDK input of each partition's first request, without sending
+    /// them (a partition whose sort-key range is empty sends none).
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// let shards = ["a", "b"].map(|u| Note::pk(u).unwrap());
+    /// let inputs = db.query_many(shards).to_input().unwrap();
+    /// assert_eq!(inputs.len(), 2);
+    /// ```
+    pub fn to_input(&self) -> Result<Vec<QueryInput>, Error> {
+        let mut out = Vec::new();
+        for q in &self.queries {
+            let lane = q.lane(false)?;
+            if let Some(Input::Query(i)) = lane.first_input(first_limit(q.page_size, q.limit))? {
+                out.push(i);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The fan-out in readable form: one action per partition.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// let shards = ["a", "b"].map(|u| Note::pk(u).unwrap());
+    /// let x = db.query_many(shards).explain().unwrap();
+    /// assert_eq!((x.operation.as_str(), x.actions.len()), ("FanOut", 2));
+    /// ```
+    pub fn explain(&self) -> Result<Explain, Error> {
+        let table = self.queries.first().map_or("", |q| q.db.table_name());
+        let mut x = Explain::new("FanOut", table);
+        for q in &self.queries {
+            x.actions.push(q.explain()?);
+        }
+        Ok(x)
     }
 
     fn pager(&self, count: bool) -> Result<Pager<D>, Error> {

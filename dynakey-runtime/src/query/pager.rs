@@ -13,7 +13,9 @@
 use std::collections::VecDeque;
 
 use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
+use aws_sdk_dynamodb::operation::query::QueryInput;
 use aws_sdk_dynamodb::operation::scan::builders::ScanInputBuilder;
+use aws_sdk_dynamodb::operation::scan::ScanInput;
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures_core::Stream;
 use futures_util::future::try_join_all;
@@ -23,12 +25,21 @@ use super::page::{decode_cursor, encode_cursor, Page, Position};
 use crate::codec::Item;
 use crate::db::Db;
 use crate::error::Error;
+use crate::explain::Explain;
+use crate::obs::Span;
+use crate::ops::build_err;
 
 /// A request with everything but its start key and `Limit`.
 #[derive(Debug, Clone)]
 pub(crate) enum Request {
     Query(QueryInputBuilder),
     Scan(ScanInputBuilder),
+}
+
+/// A lane's first request as the SDK input.
+pub(crate) enum Input {
+    Query(QueryInput),
+    Scan(ScanInput),
 }
 
 /// What one request brought back.
@@ -42,30 +53,28 @@ impl Request {
     async fn send(
         &self,
         db: &Db,
+        entity: &'static str,
         start: Option<Item>,
         limit: Option<i32>,
     ) -> Result<RawPage, Error> {
+        // The same steps for both: only the builder and output types differ.
+        macro_rules! send {
+            ($op:literal, $b:expr) => {{
+                let span = Span::new($op, &db.table, $b.get_index_name().as_deref(), Some(entity));
+                let req = $b.clone().set_exclusive_start_key(start).set_limit(limit);
+                let out = span.end(
+                    span.run(req.send_with(&db.client))
+                        .await
+                        .map_err(|e| Error::from_sdk(e, db.sdk_attempts())),
+                )?;
+                span.counts(out.count, out.scanned_count);
+                span.capacity(out.consumed_capacity());
+                (out.items, out.last_evaluated_key, out.count)
+            }};
+        }
         let (items, last, count) = match self {
-            Request::Query(q) => {
-                let out = q
-                    .clone()
-                    .set_exclusive_start_key(start)
-                    .set_limit(limit)
-                    .send_with(&db.client)
-                    .await
-                    .map_err(|e| Error::from_sdk(e, db.sdk_attempts()))?;
-                (out.items, out.last_evaluated_key, out.count)
-            }
-            Request::Scan(s) => {
-                let out = s
-                    .clone()
-                    .set_exclusive_start_key(start)
-                    .set_limit(limit)
-                    .send_with(&db.client)
-                    .await
-                    .map_err(|e| Error::from_sdk(e, db.sdk_attempts()))?;
-                (out.items, out.last_evaluated_key, out.count)
-            }
+            Request::Query(q) => send!("Query", q),
+            Request::Scan(s) => send!("Scan", s),
         };
         Ok(RawPage {
             items: items.unwrap_or_default(),
@@ -75,11 +84,23 @@ impl Request {
     }
 }
 
+/// The `Limit` of a read's first request: the page size, less when the
+/// read's limit needs fewer items.
+pub(crate) fn first_limit(page_size: Option<u32>, limit: Option<usize>) -> Option<i32> {
+    let n = match (page_size.map(|p| p as usize), limit) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    n.map(|n| n.clamp(1, i32::MAX as usize) as i32)
+}
+
 /// One partition of a query, or one segment of a scan.
 #[derive(Debug)]
 pub(crate) struct Lane {
     /// `None` when nothing can match (an empty sort-key range): no request.
-    request: Option<Request>,
+    pub(crate) request: Option<Request>,
+    /// The entity read (its Rust type name, for the request's span).
+    entity: &'static str,
     /// The key attributes of an `ExclusiveStartKey` of this read.
     key_attrs: Vec<&'static str>,
     /// Items fetched and not yet handed out.
@@ -93,16 +114,48 @@ pub(crate) struct Lane {
 }
 
 impl Lane {
-    pub(crate) fn new(request: Option<Request>, key_attrs: Vec<&'static str>) -> Self {
+    pub(crate) fn new(
+        request: Option<Request>,
+        key_attrs: Vec<&'static str>,
+        entity: &'static str,
+    ) -> Self {
         let fetched_all = request.is_none();
         Self {
             request,
+            entity,
             key_attrs,
             buf: VecDeque::new(),
             at: None,
             next: None,
             fetched_all,
         }
+    }
+
+    /// The SDK input of the lane's first request (`None`: nothing is sent).
+    pub(crate) fn first_input(&self, limit: Option<i32>) -> Result<Option<Input>, Error> {
+        Ok(match &self.request {
+            Some(Request::Query(q)) => Some(Input::Query(
+                q.clone().set_limit(limit).build().map_err(build_err)?,
+            )),
+            Some(Request::Scan(s)) => Some(Input::Scan(
+                s.clone().set_limit(limit).build().map_err(build_err)?,
+            )),
+            None => None,
+        })
+    }
+
+    /// The readable form of the lane's first request.
+    pub(crate) fn explain(&self, table: &str, limit: Option<i32>) -> Result<Explain, Error> {
+        Ok(match self.first_input(limit)? {
+            Some(Input::Query(q)) => Explain::from(&q),
+            Some(Input::Scan(s)) => Explain::from(&s),
+            None => {
+                let mut x = Explain::new("Query", table);
+                x.options
+                    .push(("sent".into(), "no (the sort-key range is empty)".into()));
+                x
+            }
+        })
     }
 
     fn resume(&mut self, p: Position) {
@@ -143,7 +196,7 @@ impl Lane {
             self.fetched_all = true;
             return Ok(0);
         };
-        let raw = req.send(db, self.next.clone(), limit).await?;
+        let raw = req.send(db, self.entity, self.next.clone(), limit).await?;
         self.buf.extend(raw.items);
         self.next = raw.last;
         self.fetched_all = self.next.is_none();
@@ -226,7 +279,7 @@ pub(crate) enum Order {
 /// A read over lanes: merge, decode, limit.
 pub(crate) struct Pager<D> {
     db: Db,
-    lanes: Vec<Lane>,
+    pub(crate) lanes: Vec<Lane>,
     order: Order,
     decoder: D,
     /// The read's total cap on items returned.
@@ -274,11 +327,7 @@ impl<D: Decoder> Pager<D> {
     /// The `Limit` of a request: the page size, less when the limit needs
     /// fewer items.
     fn request_limit(&self) -> Option<i32> {
-        let n = match (self.page_size.map(|p| p as usize), self.remaining()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        n.map(|n| n.clamp(1, i32::MAX as usize) as i32)
+        first_limit(self.page_size, self.remaining())
     }
 
     /// Fills the lanes `which`, concurrently unless sequential.

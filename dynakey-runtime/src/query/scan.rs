@@ -4,16 +4,18 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::operation::scan::builders::ScanInputBuilder;
+use aws_sdk_dynamodb::operation::scan::ScanInput;
 use aws_sdk_dynamodb::types::Select;
 use futures_core::Stream;
 use futures_util::TryStreamExt;
 
 use super::decode::key_attrs;
-use super::pager::{Lane, Order, Pager, Request};
+use super::pager::{first_limit, Input, Lane, Order, Pager, Request};
 use super::{AnyOf, Decoder, Page, Typed};
 use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::Error;
+use crate::explain::Explain;
 use crate::expr::{Condition, Placeholders};
 use crate::union::EntityUnion;
 
@@ -181,7 +183,8 @@ impl<E: Entity, D: Decoder> Scan<E, D> {
             .set_consistent_read(self.consistent.then_some(true))
             .set_select(count.then_some(Select::Count))
             .set_expression_attribute_names(cx.names())
-            .set_expression_attribute_values(cx.values());
+            .set_expression_attribute_values(cx.values())
+            .return_consumed_capacity(self.db.capacity.clone());
         let lanes = (0..self.segments)
             .map(|s| {
                 let req = if self.segments > 1 {
@@ -191,7 +194,11 @@ impl<E: Entity, D: Decoder> Scan<E, D> {
                 } else {
                     req.clone()
                 };
-                Lane::new(Some(Request::Scan(req)), key_attrs(E::META, None))
+                Lane::new(
+                    Some(Request::Scan(req)),
+                    key_attrs(E::META, None),
+                    E::META.type_name,
+                )
             })
             .collect();
         Ok(Pager::new(
@@ -202,6 +209,60 @@ impl<E: Entity, D: Decoder> Scan<E, D> {
             self.limit,
             self.page_size,
         ))
+    }
+
+    /// The SDK input of each segment's first request, without sending them.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// let inputs = db.scan::<Note>().segments(3).to_input().unwrap();
+    /// assert_eq!(inputs[2].segment(), Some(2));
+    /// ```
+    pub fn to_input(&self) -> Result<Vec<ScanInput>, Error> {
+        let limit = first_limit(self.page_size, self.limit);
+        let mut out = Vec::new();
+        for lane in &self.pager(false)?.lanes {
+            if let Some(Input::Scan(i)) = lane.first_input(limit)? {
+                out.push(i);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The scan in readable form (one action per segment when there are
+    /// several), without sending it.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String>, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// let x = db.scan::<Note>().explain().unwrap();
+    /// assert_eq!(x.filter.as_deref(), Some("#n0 = :v0")); // the discriminator
+    /// ```
+    pub fn explain(&self) -> Result<Explain, Error> {
+        let mut xs: Vec<Explain> = self.to_input()?.iter().map(Explain::from).collect();
+        if xs.len() == 1 {
+            return Ok(xs.remove(0));
+        }
+        let mut x = Explain::new("Scan", &self.db.table);
+        x.actions = xs;
+        Ok(x)
     }
 
     /// Every item up to the limit, the segments read concurrently.

@@ -4,17 +4,22 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsError;
+use aws_sdk_dynamodb::operation::transact_get_items::builders::TransactGetItemsInputBuilder;
+use aws_sdk_dynamodb::operation::transact_get_items::{
+    TransactGetItemsError, TransactGetItemsInput,
+};
 use aws_sdk_dynamodb::types::{Get, TransactGetItem};
 
-use super::{build_err, cancel, MAX_ACTIONS};
+use super::{cancel, MAX_ACTIONS};
 use crate::check::key_ref;
 use crate::codec::Item;
 use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::{Error, ItemRef};
+use crate::explain::Explain;
 use crate::key::Key;
-use crate::ops::into_future;
+use crate::obs::Span;
+use crate::ops::{build_err, into_future};
 
 /// A typed handle on one get of a [`TransactGet`] (see its example).
 #[derive(Debug)]
@@ -106,9 +111,8 @@ impl TransactGet {
         }
     }
 
-    /// Sends the transaction. None, or more than 100 gets, is refused
-    /// before sending.
-    pub async fn send(self) -> Result<TransactGetOutput, Error> {
+    /// The SDK input, checked (1 to 100 gets).
+    fn request(&self) -> Result<TransactGetItemsInputBuilder, Error> {
         if self.items.is_empty() || self.items.len() > MAX_ACTIONS {
             return Err(Error::refused(format!(
                 "a transaction takes 1 to {MAX_ACTIONS} gets, not {}",
@@ -116,26 +120,69 @@ impl TransactGet {
             )));
         }
         let mut gets = Vec::with_capacity(self.items.len());
-        let mut targets = Vec::with_capacity(self.items.len());
-        for (target, key) in self.items {
+        for (_, key) in &self.items {
             let g = Get::builder()
                 .table_name(&*self.db.table)
-                .set_key(Some(key))
+                .set_key(Some(key.clone()))
                 .build()
                 .map_err(build_err)?;
             gets.push(TransactGetItem::builder().get(g).build());
-            targets.push(target);
         }
-        let n = gets.len();
-        let res = self
-            .db
-            .client
-            .transact_get_items()
+        Ok(TransactGetItemsInput::builder()
             .set_transact_items(Some(gets))
-            .send()
-            .await;
-        match res {
+            .return_consumed_capacity(self.db.capacity.clone()))
+    }
+
+    /// The SDK input of the transaction, without sending it.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # struct Note { user: String, id: u32, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let mut tx = backend.db("notes").transact_get();
+    /// tx.get(Note::key("ann", 1).unwrap());
+    /// assert_eq!(tx.to_input().unwrap().transact_items().len(), 1);
+    /// ```
+    pub fn to_input(&self) -> Result<TransactGetItemsInput, Error> {
+        self.request()?.build().map_err(build_err)
+    }
+
+    /// The transaction in readable form: one `Get` action per key.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # struct Note { user: String, id: u32, text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let mut tx = backend.db("notes").transact_get();
+    /// tx.get(Note::key("ann", 1).unwrap());
+    /// assert_eq!(tx.explain().unwrap().actions[0].operation, "Get");
+    /// ```
+    pub fn explain(&self) -> Result<Explain, Error> {
+        Ok(Explain::from(&self.to_input()?))
+    }
+
+    /// Sends the transaction. None, or more than 100 gets, is refused
+    /// before sending.
+    pub async fn send(self) -> Result<TransactGetOutput, Error> {
+        let req = self.request()?;
+        let targets: Vec<ItemRef> = self.items.into_iter().map(|(t, _)| t).collect();
+        let n = targets.len();
+        let db = &self.db;
+        let span = Span::new("TransactGetItems", &db.table, None, None);
+        span.actions(n);
+        let res = match span.run(req.send_with(&db.client)).await {
             Ok(out) => {
+                span.capacity(out.consumed_capacity());
                 let mut items: Vec<Option<Item>> = out
                     .responses()
                     .iter()
@@ -144,15 +191,14 @@ impl TransactGet {
                 items.resize(n, None);
                 Ok(TransactGetOutput { items })
             }
-            Err(e) => {
-                if let Some(TransactGetItemsError::TransactionCanceledException(c)) =
-                    e.as_service_error()
-                {
-                    return Err(cancel::canceled(c, &targets));
+            Err(e) => match e.as_service_error() {
+                Some(TransactGetItemsError::TransactionCanceledException(c)) => {
+                    Err(cancel::canceled(c, &targets))
                 }
-                Err(Error::from_sdk(e, self.db.sdk_attempts()))
-            }
-        }
+                _ => Err(Error::from_sdk(e, db.sdk_attempts())),
+            },
+        };
+        span.end(res)
     }
 }
 

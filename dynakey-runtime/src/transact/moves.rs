@@ -6,6 +6,7 @@ use crate::check::{bump_version, check_item, key_text};
 use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::Error;
+use crate::explain::WriteCost;
 use crate::expr::Condition;
 use crate::key::Key;
 use crate::ops::{Action, Write, WriteOpts};
@@ -59,6 +60,7 @@ impl Db {
         // The put is built here, not by `Put`: its version is the source's
         // next one, and its condition is on the new key being free.
         let put = Write {
+            cost: WriteCost::put(E::META, &item),
             target: key_text(E::META, &item),
             action: Action::Put(item),
             opts: WriteOpts {

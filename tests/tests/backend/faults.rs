@@ -3,32 +3,14 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::types::{AttributeValue, WriteRequest};
-use aws_sdk_dynamodb::Client;
-use dynakey::fault::{FaultConfig, FaultInjector};
-use dynakey::{Db, Error, RetryPolicy};
+use dynakey::fault::FaultConfig;
+use dynakey::Error;
 use dynakey_tests::notes::Note;
 
-use super::{fixture, note, Fixture};
+use dynakey_tests::fixture::faulty;
 
-/// The fixture's table through a client with faults, the SDK's own retries
-/// off so the batch retry loop does all the work.
-fn faulty(f: &Fixture, config: FaultConfig, max_attempts: u32) -> (Db, FaultInjector) {
-    let inj = FaultInjector::new(config);
-    let conf = f
-        .local
-        .config_builder()
-        .http_client(inj.wrap(aws_smithy_http_client::Builder::new().build_http()))
-        .retry_config(RetryConfig::disabled())
-        .build();
-    let db = Db::new(Client::from_conf(conf), f.db.table_name()).with_retry(RetryPolicy {
-        max_attempts,
-        base_delay: Duration::from_millis(1),
-        max_delay: Duration::from_millis(20),
-    });
-    (db, inj)
-}
+use super::{fixture, note};
 
 fn id_of(w: &WriteRequest) -> u32 {
     match &w.put_request().unwrap().item()["id"] {

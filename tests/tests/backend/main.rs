@@ -10,26 +10,9 @@ mod queries;
 mod rates;
 mod transactions;
 
-use dynakey::local::{self, Backend};
-use dynakey::{Db, Entity};
-use dynakey_tests::notes::{Note, Profile};
+use dynakey_tests::notes::Note;
 
-/// A fresh table on the backend; keep it alive for the test (dropping it
-/// stops the embedded engine).
-pub struct Fixture {
-    pub local: Backend,
-    pub db: Db,
-}
-
-pub async fn fixture() -> Fixture {
-    let local = local::from_env().expect("backend");
-    let name = format!("t_{}", uuid::Uuid::new_v4().simple());
-    let db = local.db(name);
-    db.create_table(&[Note::META, Profile::META])
-        .await
-        .expect("create table");
-    Fixture { local, db }
-}
+pub use dynakey_tests::fixture::{fixture, Fixture};
 
 pub fn note(user: &str, id: u32) -> Note {
     Note {

@@ -1,0 +1,183 @@
+//! Observability: one `tracing` span per request the runtime sends (feature
+//! `tracing`, on by default), named `dynakey.request`, with OpenTelemetry's
+//! DynamoDB attributes. A span is created only when a subscriber listens
+//! at `INFO` for the target `dynakey`; otherwise it costs a callsite check.
+//!
+//! | field | what |
+//! |---|---|
+//! | `db.system`, `db.system.name` | `"dynamodb"` |
+//! | `db.operation`, `db.operation.name` | `PutItem`, `Query`, `BatchWriteItem`, … |
+//! | `otel.name`, `otel.kind` | `"<operation> <table>"`, `"client"` |
+//! | `aws.dynamodb.table_names`, `db.collection.name` | the table |
+//! | `aws.dynamodb.index_name` | the index of a query |
+//! | `dynakey.entity` | the entity's Rust type name |
+//! | `aws.dynamodb.count`, `aws.dynamodb.scanned_count` | items returned and read (query, scan) |
+//! | `aws.dynamodb.consumed_capacity` | capacity units consumed, summed over the span's calls |
+//! | `dynakey.calls`, `dynakey.retries` | calls made (a batch chunk retries) and retries |
+//! | `dynakey.unprocessed` | batch requests still unprocessed after the retries |
+//! | `dynakey.actions` | actions of a transaction, requests of a batch chunk |
+//! | `error.type` | the error code when the request failed |
+//!
+//! Every request asks for `ReturnConsumedCapacity = TOTAL` (free on
+//! DynamoDB), or what [`Db::with_capacity`](crate::Db::with_capacity) says.
+//!
+//! ```
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! # use dynakey_derive::DynamoEntity;
+//! # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+//! # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+//! # #[pk("USER#<user>")]
+//! # #[sk("NOTE#<id:d6>")]
+//! # struct Note { user: String, id: u32, text: String }
+//! use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
+//! use dynakey_runtime::Entity;
+//! let backend = dynakey_runtime::local::memory().unwrap();
+//! let db = backend.db("notes").with_capacity(ReturnConsumedCapacity::Indexes);
+//! db.create_table(&[Note::META]).await.unwrap();
+//! // With no subscriber installed the spans are disabled and cost nothing.
+//! db.put(&Note { user: "ann".into(), id: 1, text: "hi".into() }).await.unwrap();
+//! # });
+//! ```
+
+use std::future::Future;
+
+use aws_sdk_dynamodb::types::ConsumedCapacity;
+
+use crate::error::Error;
+
+/// The span of one request (a no-op without the `tracing` feature).
+#[derive(Debug, Clone)]
+pub(crate) struct Span {
+    #[cfg(feature = "tracing")]
+    span: tracing::Span,
+}
+
+#[cfg(feature = "tracing")]
+impl Span {
+    /// A span for `op` on `table`, reading `index`, for `entity`.
+    pub(crate) fn new(
+        op: &'static str,
+        table: &str,
+        index: Option<&str>,
+        entity: Option<&'static str>,
+    ) -> Self {
+        let span = tracing::info_span!(
+            target: "dynakey",
+            "dynakey.request",
+            "db.system" = "dynamodb",
+            "db.system.name" = "dynamodb",
+            "db.operation" = op,
+            "db.operation.name" = op,
+            "otel.kind" = "client",
+            "otel.name" = tracing::field::Empty,
+            "aws.dynamodb.table_names" = tracing::field::Empty,
+            "db.collection.name" = tracing::field::Empty,
+            "aws.dynamodb.index_name" = index,
+            "dynakey.entity" = entity,
+            "aws.dynamodb.count" = tracing::field::Empty,
+            "aws.dynamodb.scanned_count" = tracing::field::Empty,
+            "aws.dynamodb.consumed_capacity" = tracing::field::Empty,
+            "dynakey.calls" = tracing::field::Empty,
+            "dynakey.retries" = tracing::field::Empty,
+            "dynakey.unprocessed" = tracing::field::Empty,
+            "dynakey.actions" = tracing::field::Empty,
+            "error.type" = tracing::field::Empty,
+        );
+        if !span.is_disabled() {
+            span.record("otel.name", format!("{op} {table}"));
+            span.record("aws.dynamodb.table_names", table);
+            span.record("db.collection.name", table);
+        }
+        Self { span }
+    }
+
+    /// Runs `f` inside the span.
+    pub(crate) async fn run<F: Future>(&self, f: F) -> F::Output {
+        use tracing::Instrument;
+        f.instrument(self.span.clone()).await
+    }
+
+    fn record(&self, field: &'static str, v: impl tracing::Value) {
+        self.span.record(field, v);
+    }
+}
+
+#[cfg(not(feature = "tracing"))]
+impl Span {
+    pub(crate) fn new(_: &'static str, _: &str, _: Option<&str>, _: Option<&'static str>) -> Self {
+        Self {}
+    }
+
+    pub(crate) async fn run<F: Future>(&self, f: F) -> F::Output {
+        f.await
+    }
+
+    fn record(&self, _: &'static str, _: impl Sized) {}
+}
+
+impl Span {
+    /// Items returned and read (`Count`, `ScannedCount`).
+    pub(crate) fn counts(&self, count: i32, scanned: i32) {
+        self.record("aws.dynamodb.count", i64::from(count));
+        self.record("aws.dynamodb.scanned_count", i64::from(scanned));
+    }
+
+    /// Capacity units consumed (the sum of what the calls reported).
+    pub(crate) fn capacity<'a>(&self, c: impl IntoIterator<Item = &'a ConsumedCapacity>) {
+        let mut any = false;
+        let mut units = 0.0;
+        for c in c {
+            any = true;
+            units += c.capacity_units().unwrap_or_default();
+        }
+        if any {
+            self.record("aws.dynamodb.consumed_capacity", units);
+        }
+    }
+
+    /// Calls made (retries are the calls after the first).
+    pub(crate) fn calls(&self, calls: u32) {
+        self.record("dynakey.calls", u64::from(calls));
+        self.record("dynakey.retries", u64::from(calls.saturating_sub(1)));
+    }
+
+    /// Batch requests left unprocessed.
+    pub(crate) fn unprocessed(&self, n: usize) {
+        self.record("dynakey.unprocessed", n as u64);
+    }
+
+    /// Actions of a transaction, or requests of a batch chunk.
+    pub(crate) fn actions(&self, n: usize) {
+        self.record("dynakey.actions", n as u64);
+    }
+
+    /// `r`, its error recorded (`error.type`).
+    pub(crate) fn end<T>(&self, r: Result<T, Error>) -> Result<T, Error> {
+        if let Err(e) = &r {
+            self.error(e);
+        }
+        r
+    }
+
+    /// Records the error of a failed request (`error.type`).
+    pub(crate) fn error(&self, e: &Error) {
+        self.record("error.type", error_type(e));
+    }
+}
+
+/// A short name for an error: the SDK's code, or the variant.
+fn error_type(e: &Error) -> String {
+    match e {
+        Error::ConditionFailed { .. } => "ConditionalCheckFailedException".into(),
+        Error::TransactionCanceled { .. } => "TransactionCanceledException".into(),
+        Error::Validation { .. } => "ValidationException".into(),
+        Error::Throttled { .. } => "Throttled".into(),
+        other => {
+            let text = format!("{other:?}");
+            text.split(|c: char| !c.is_alphanumeric())
+                .next()
+                .unwrap_or("Error")
+                .to_owned()
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! A fresh table on the test backend, and a client on it with faults.
+
+use std::time::Duration;
+
+use aws_sdk_dynamodb::config::retry::RetryConfig;
+use aws_sdk_dynamodb::Client;
+use dynakey::fault::{FaultConfig, FaultInjector};
+use dynakey::local::{self, Backend};
+use dynakey::{Db, Entity, RetryPolicy};
+
+use crate::notes::{Note, Profile};
+
+/// A fresh table on the backend (the embedded engine, or the server
+/// `DYNAKEY_ENDPOINT` names) holding notes and profiles; keep it alive for
+/// the test (dropping it stops the embedded engine).
+pub struct Fixture {
+    pub local: Backend,
+    pub db: Db,
+}
+
+/// A new [`Fixture`] with a uniquely named table.
+pub async fn fixture() -> Fixture {
+    let local = local::from_env().expect("backend");
+    let name = format!("t_{}", uuid::Uuid::new_v4().simple());
+    let db = local.db(name);
+    db.create_table(&[Note::META, Profile::META])
+        .await
+        .expect("create table");
+    Fixture { local, db }
+}
+
+/// The fixture's table through a client with faults, the SDK's own retries
+/// off so the batch retry loop does all the work.
+pub fn faulty(f: &Fixture, config: FaultConfig, max_attempts: u32) -> (Db, FaultInjector) {
+    let inj = FaultInjector::new(config);
+    let conf = f
+        .local
+        .config_builder()
+        .http_client(inj.wrap(aws_smithy_http_client::Builder::new().build_http()))
+        .retry_config(RetryConfig::disabled())
+        .build();
+    let db = Db::new(Client::from_conf(conf), f.db.table_name()).with_retry(RetryPolicy {
+        max_attempts,
+        base_delay: Duration::from_millis(1),
+        max_delay: Duration::from_millis(20),
+    });
+    (db, inj)
+}
