@@ -46,6 +46,8 @@ fn sources() -> Vec<String> {
         include_str!("updates.rs"),
         include_str!("evolution.rs"),
         include_str!("changes.rs"),
+        // The Observability and Cost sections, run in the production tests.
+        include_str!("../production/readme.rs"),
     ]
     .iter()
     .flat_map(|s| s.lines())
