@@ -33,8 +33,21 @@ pub enum DefaultValue {
     Path(syn::Path),
 }
 
+/// A timestamp the runtime writes (`created_at`, `updated_at`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Stamp {
+    Created,
+    Updated,
+}
+
 pub struct Field {
     pub ident: Ident,
+    /// `#[dynamo(validate = path)]`.
+    pub validate: Option<syn::Path>,
+    /// `#[dynamo(created_at)]` / `#[dynamo(updated_at)]`.
+    pub stamp: Option<Stamp>,
+    /// `#[dynamo(unique)]`.
+    pub unique: bool,
     pub ty: Type,
     /// The type inside `Option`, or the type itself.
     pub inner: Type,
@@ -188,6 +201,8 @@ pub struct Entity {
     pub fields: Vec<Field>,
     pub ttl_attr: Option<String>,
     pub update: UpdateModel,
+    /// The entity's `#[dynamo(validate = path)]`.
+    pub validate: Option<syn::Path>,
 }
 
 impl Entity {

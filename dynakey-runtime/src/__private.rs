@@ -21,6 +21,7 @@ pub use crate::key::{
     KeySigned, KeyTemplate, KeyText, KeyWriter, Local, PartFormat, PartitionKey, SortKeyCondition,
     SortKeyFull, SortKeyNext, SortKeyOp, SortKeyTextNext, Table, TemplatePart,
 };
+pub use crate::rules::{check_entity, check_field};
 
 pub use std::sync::OnceLock;
 

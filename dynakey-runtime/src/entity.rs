@@ -40,6 +40,14 @@ pub trait Entity: Sized + Send + Sync + 'static {
 
     /// The table key of this item.
     fn item_key(&self) -> Result<Key<Self>, KeyFormatError>;
+
+    /// Runs the `#[dynamo(validate = ..)]` functions of the fields and of
+    /// the entity: [`Error::Invalid`](crate::Error::Invalid) names the
+    /// first that refuses. Every put runs it before anything is sent (a
+    /// put, a batch, a transaction, a move); nothing to check by default.
+    fn validate(&self) -> Result<(), crate::Error> {
+        Ok(())
+    }
 }
 
 /// Static description of an entity, from the derive: what a tool (or
@@ -64,6 +72,7 @@ pub trait Entity: Sized + Send + Sync + 'static {
 /// assert_eq!(ix.pk.fields, ["tag"]);
 /// assert!(m.fields.iter().any(|f| f.name == "tag" && f.optional));
 /// assert_eq!((m.ttl_attr, m.version_attr), (None, None));
+/// assert_eq!((m.created_at, m.updated_at, m.unique.len()), (None, None, 0));
 /// ```
 #[derive(Debug)]
 pub struct EntityMeta {
@@ -87,6 +96,15 @@ pub struct EntityMeta {
     /// a put writes the next version on condition that the stored one is
     /// the item's, and a typed update bumps it.
     pub version_attr: Option<&'static str>,
+    /// The `#[dynamo(created_at)]` attribute, if any: written once, when the
+    /// item is created (see [`crate::rules`]).
+    pub created_at: Option<&'static str>,
+    /// The `#[dynamo(updated_at)]` attribute, if any: written by every put
+    /// and typed update.
+    pub updated_at: Option<&'static str>,
+    /// The `#[dynamo(unique)]` fields' attributes: each value is held by a
+    /// guard item (see [`crate::rules`]).
+    pub unique: &'static [&'static str],
 }
 
 impl EntityMeta {

@@ -77,6 +77,7 @@ mod number;
 pub mod ops;
 pub mod query;
 mod retry;
+pub mod rules;
 pub mod schema;
 mod size;
 pub mod table;

@@ -185,7 +185,7 @@ impl TransactWrite {
         f: impl FnOnce(Delete<E>) -> Delete<E>,
     ) -> Self {
         let w = f(self.db.delete(key)).into_write();
-        self.add(Ok(w))
+        self.add(w)
     }
 
     /// Requires `cond` on the item at `key`, writing nothing to it.

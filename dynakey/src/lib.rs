@@ -47,6 +47,16 @@
 //! | `#[gsi("GSI1", pk = "..", sk = "..", sparse, pk_attr = "gsi1pk", sk_attr = "gsi1sk")]` | global index |
 //! | `#[lsi("LSI1", sk = "..", sk_attr = "lsi1sk")]` | local index (the table's partition key) |
 //! | field `#[dynamo(rename = "..", omit_empty, skip, serde, ttl)]` | field options |
+//! | field `#[dynamo(version)]` | optimistic lock: puts and updates check and bump it |
+//! | field `#[dynamo(default)]`, `#[dynamo(default = "path")]` | what an item without the attribute reads as |
+//! | field `#[dynamo(validate = path)]` | called as `path(&value) -> Result<(), impl Display>` (a `fn(&T)`, or `fn(&str)` for a `String`), run on the value before every put, and on the value an update or upsert sets (`Option` fields: on the inner value, when set); a refusal is [`Error::Invalid`] and nothing is sent |
+//! | `#[dynamo(validate = path)]` on the entity | called as `path(&self) -> Result<(), impl Display>` before every put |
+//! | field `#[dynamo(created_at)]` | `OffsetDateTime` or `Option<OffsetDateTime>`: the time the item was created; a put writes now unless the value holds one, an update or upsert writes it only when it creates the item (`if_not_exists`) |
+//! | field `#[dynamo(updated_at)]` | `OffsetDateTime` or `Option<OffsetDateTime>`: the time of every put, update and upsert |
+//! | field `#[dynamo(unique)]` | one item per value, held by a guard item written in the same transaction as the item ([`Error::Unique`] when taken) |
+//!
+//! Validation, timestamps and unique values are the data rules: see
+//! [`rules`] for what each write does, with a runnable example.
 //!
 //! Placeholders `<field>` take an optional format: `d<w>` (zero-padded
 //! unsigned), `n<w>` (signed), `n<w>.<p>` (signed decimal), `rev` (reverse
@@ -159,7 +169,7 @@ pub use aws_sdk_dynamodb::primitives::Blob;
 
 // Modules, for what the names above do not cover.
 pub use dynakey_runtime::{
-    codec, design, entity, error, expr, key, ops, query, schema, table, update,
+    codec, design, entity, error, expr, key, ops, query, rules, schema, table, update,
 };
 
 /// Typed change streams: inserts, updates, deletes and expiries as typed

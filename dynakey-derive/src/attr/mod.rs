@@ -12,7 +12,7 @@ mod options;
 pub mod snapshot;
 
 pub use keys::{keys, IndexKind, RawKeys, TemplateLit};
-pub use options::{crate_path, entity, field, table, value_container, variant};
+pub use options::{crate_path, entity, field, table, value_container, variant, FieldOpts};
 
 use crate::ctxt::Ctxt;
 

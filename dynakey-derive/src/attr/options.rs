@@ -46,6 +46,9 @@ pub struct EntityOpts {
     pub discriminator_attr: Option<SpannedValue<String>>,
     pub pk_attr: Option<SpannedValue<String>>,
     pub sk_attr: Option<SpannedValue<String>>,
+    /// `validate = path`: a `fn(&Self) -> Result<(), impl Display>` every
+    /// put runs.
+    pub validate: Option<syn::Path>,
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
 }
@@ -64,6 +67,7 @@ pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<EntityOpts> {
                     "discriminator_attr",
                     "pk_attr",
                     "sk_attr",
+                    "validate",
                     "crate",
                 ],
             )
@@ -130,6 +134,15 @@ pub struct FieldOpts {
     /// `default` (the type's `Default`) or `default = "path::to::fn"`: what
     /// an item without the attribute reads as.
     pub default: Option<SpannedValue<Override<syn::Path>>>,
+    /// `validate = path`: a `fn(&T) -> Result<(), impl Display>` run on the
+    /// value before every write.
+    pub validate: Option<syn::Path>,
+    /// Set by the runtime when the item is created.
+    pub created_at: Flag,
+    /// Set by the runtime on every write.
+    pub updated_at: Flag,
+    /// One item per value, enforced with guard items.
+    pub unique: Flag,
 }
 
 pub fn field(cx: &Ctxt, f: &syn::Field) -> FieldOpts {
@@ -146,6 +159,10 @@ pub fn field(cx: &Ctxt, f: &syn::Field) -> FieldOpts {
                 "ttl",
                 "version",
                 "default",
+                "validate",
+                "created_at",
+                "updated_at",
+                "unique",
             ],
         );
         FieldOpts::default()

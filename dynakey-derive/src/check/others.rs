@@ -69,6 +69,12 @@ pub fn value(cx: &Ctxt, input: &DeriveInput) -> Option<Value> {
             {
                 cx.error(f.span, format!("DYNA112: field `{}`: #[dynamo(serde)], #[dynamo(ttl)] and #[dynamo(version)] are for entity fields, not nested values", f.ident));
             }
+            for f in fields
+                .iter()
+                .filter(|f| f.stamp.is_some() || f.unique || f.validate.is_some())
+            {
+                cx.error(f.span, format!("DYNA112: field `{}`: #[dynamo(created_at)], #[dynamo(updated_at)], #[dynamo(unique)] and #[dynamo(validate)] are for entity fields, not nested values\n  = help: validate a nested value in its entity's validator, #[dynamo(validate = ..)] on the entity", f.ident));
+            }
             (!cx.has_errors()).then_some(Value::Struct { ident, fields })
         }
         Data::Union(_) => {

@@ -44,6 +44,19 @@ impl Path {
         self
     }
 
+    /// The top-level attribute name.
+    pub(crate) fn top(&self) -> Option<&str> {
+        match self.0.first() {
+            Some(Part::Name(n)) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// Whether the path is a top-level attribute alone.
+    pub(crate) fn is_top(&self) -> bool {
+        self.0.len() == 1
+    }
+
     pub(crate) fn render(&self, cx: &mut Placeholders) -> String {
         let mut s = String::new();
         for (i, p) in self.0.iter().enumerate() {

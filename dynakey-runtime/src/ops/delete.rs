@@ -78,16 +78,24 @@ impl<E: Entity> Delete<E> {
     }
 
     /// The delete as an action of a transaction.
-    pub(crate) fn into_write(self) -> Write {
-        Write {
+    pub(crate) fn into_write(self) -> Result<Write, Error> {
+        crate::rules::unique::refuse_in::<E>("a transaction")?;
+        Ok(Write {
             target: key_ref(&self.key),
             action: Action::Delete(self.key.to_attributes()),
             opts: self.opts,
-        }
+        })
     }
 
     /// Sends the delete.
     pub async fn send(self) -> Result<Option<E>, Error> {
+        if !E::META.unique.is_empty() {
+            let (key, target) = (self.key.to_attributes(), key_ref(&self.key));
+            let old =
+                crate::rules::unique::delete::<E>(&self.db, key, target, self.opts.cond).await?;
+            let asked = self.opts.ret == Some(ReturnValue::AllOld);
+            return decode_opt(old.as_ref().filter(|_| asked));
+        }
         let x = render(None, self.opts.cond.as_ref())?;
         let mut req = self
             .db

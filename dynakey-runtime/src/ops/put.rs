@@ -12,6 +12,7 @@ use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::Error;
 use crate::expr::Condition;
+use crate::rules::unique;
 
 /// A put; `.await` (or [`Put::send`]) it. Resolves to the old item when
 /// [`Put::return_old`] was asked, else `None`. In a transaction,
@@ -108,6 +109,7 @@ impl<E: Entity> Put<E> {
 
     /// The put as an action of a transaction.
     pub(crate) fn into_write(self) -> Result<Write, Error> {
+        unique::refuse_in::<E>("a transaction")?;
         let (item, opts) = self.into_parts()?;
         Ok(Write {
             target: key_text(E::META, &item),
@@ -120,6 +122,11 @@ impl<E: Entity> Put<E> {
     pub async fn send(self) -> Result<Option<E>, Error> {
         let db = self.db.clone();
         let (item, opts) = self.into_parts()?;
+        if !E::META.unique.is_empty() {
+            let old = unique::put::<E>(&db, item, opts.cond).await?;
+            let asked = opts.ret == Some(ReturnValue::AllOld);
+            return decode_opt(old.as_ref().filter(|_| asked));
+        }
         let x = render(None, opts.cond.as_ref())?;
         let mut req = db
             .client

@@ -13,6 +13,7 @@ use crate::entity::Entity;
 use crate::error::Error;
 use crate::expr::{Condition, Update};
 use crate::key::Key;
+use crate::rules::unique;
 
 /// An update; `.await` it. Resolves to the item after (`return_new`) or
 /// before (`return_old`) the update when asked. Built by [`Db::update`]
@@ -111,6 +112,9 @@ impl<E: Entity> UpdateItem<E> {
     /// The update as an action of a transaction.
     pub(crate) fn into_write(self) -> Result<Write, Error> {
         let (key, update) = self.built?;
+        if E::META.unique.iter().any(|a| update.touches(a)) {
+            unique::refuse_in::<E>("a transaction")?;
+        }
         Ok(Write {
             target: key_ref(&key),
             action: Action::Update(key.to_attributes(), update),
@@ -129,6 +133,22 @@ impl<E: Entity> UpdateItem<E> {
     /// (any return-values setting, the partial `UPDATED_*` ones included).
     pub async fn send_raw(self) -> Result<Option<Item>, Error> {
         let (key, update) = self.built?;
+        if E::META.unique.iter().any(|a| update.touches(a)) {
+            let ret = self.opts.ret;
+            if !matches!(ret, None | Some(ReturnValue::AllOld | ReturnValue::AllNew)) {
+                return Err(Error::refused(
+                    "an update of a unique field returns the whole item or nothing",
+                ));
+            }
+            let (attrs, target) = (key.to_attributes(), key_ref(&key));
+            let old = unique::update::<E>(&self.db, attrs.clone(), target, update, self.opts.cond)
+                .await?;
+            return match ret {
+                Some(ReturnValue::AllOld) => Ok(old),
+                Some(ReturnValue::AllNew) => unique::read_item(&self.db, &attrs).await,
+                _ => Ok(None),
+            };
+        }
         let x = render(Some(&update), self.opts.cond.as_ref())?;
         let mut req = self
             .db
