@@ -126,9 +126,23 @@ pub struct KeyModel {
     pub kind: KeyKind,
     pub role: KeyRole,
     pub index: Option<String>,
+    /// A key of an index that does not hold whole items (its projection
+    /// is not `ALL`): reads through it cannot decode the entity (DYNA402).
+    pub partial: bool,
 }
 
 impl KeyModel {
+    /// The runtime's marker type of this key's kind.
+    pub fn kind_name(&self) -> &'static str {
+        match (self.kind, self.partial) {
+            (KeyKind::Table, _) => "Table",
+            (KeyKind::Global, false) => "Global",
+            (KeyKind::Global, true) => "GlobalPartial",
+            (KeyKind::Local, false) => "Local",
+            (KeyKind::Local, true) => "LocalPartial",
+        }
+    }
+
     pub fn fields(&self) -> impl Iterator<Item = usize> + '_ {
         self.parts.iter().filter_map(|p| match p {
             Part::Field { field, .. } => Some(*field),
@@ -142,6 +156,15 @@ impl KeyModel {
     }
 }
 
+/// What an index holds of each item.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Projection {
+    All,
+    KeysOnly,
+    /// The keys and these fields.
+    Include(Vec<usize>),
+}
+
 pub struct IndexModel {
     pub name: String,
     pub kind: KeyKind,
@@ -149,6 +172,7 @@ pub struct IndexModel {
     pub sk: Option<KeyModel>,
     pub sparse: bool,
     pub snake: String,
+    pub projection: Projection,
 }
 
 impl IndexModel {

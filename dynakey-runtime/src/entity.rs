@@ -171,6 +171,46 @@ pub struct IndexMeta {
     pub sk: Option<KeyMeta>,
     /// Whether an item with an absent input stays out of the index.
     pub sparse: bool,
+    /// What the index holds of each item (`projection = ".."` on the index).
+    pub projection: IndexProjection,
+}
+
+/// What an index holds of each item: `#[gsi(.., projection = "KEYS_ONLY")]`,
+/// `projection = "INCLUDE(title, status)"`, or every attribute (`ALL`, the
+/// default). `create_table` creates the index so; with several entities on
+/// one index, `ALL` wins, else the included attributes add up. A
+/// `KEYS_ONLY` or `INCLUDE` index also holds the discriminator, so a read
+/// of it knows each item's type.
+///
+/// ```
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "TASK")]
+/// # #[pk("TASK#<id>")]
+/// # #[gsi("GSI1", pk = "OWNER#<owner>", sk = "TASK#<id>", projection = "INCLUDE(title)")]
+/// # #[gsi("GSI2", pk = "STATUS#<status>", sk = "TASK#<id>", projection = "KEYS_ONLY")]
+/// # struct Task { id: String, owner: String, status: String, title: String, body: String }
+/// use dynakey_runtime::{entity::IndexProjection, Entity};
+/// let m = Task::META;
+/// assert_eq!(m.index("GSI1").unwrap().projection, IndexProjection::Include(&["title"]));
+/// assert_eq!(m.index("GSI2").unwrap().projection, IndexProjection::KeysOnly);
+/// assert!(!m.index("GSI2").unwrap().projection.holds_all());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexProjection {
+    /// Every attribute.
+    All,
+    /// The table and index key attributes (and the discriminator).
+    KeysOnly,
+    /// The keys, the discriminator and these attributes.
+    Include(&'static [&'static str]),
+}
+
+impl IndexProjection {
+    /// Whether the index holds whole items.
+    pub fn holds_all(self) -> bool {
+        self == IndexProjection::All
+    }
 }
 
 /// A stored field (see the example on [`EntityMeta`]).

@@ -46,6 +46,7 @@
 //! | `#[sk("GROUP#<group_id>")]` | sort key template (optional) |
 //! | `#[gsi("GSI1", pk = "..", sk = "..", sparse, pk_attr = "gsi1pk", sk_attr = "gsi1sk")]` | global index |
 //! | `#[lsi("LSI1", sk = "..", sk_attr = "lsi1sk")]` | local index (the table's partition key) |
+//! | `projection = "KEYS_ONLY"`, `projection = "INCLUDE(title, status)"` in `#[gsi(..)]` / `#[lsi(..)]` | what the index holds (default `ALL`), honoured by `create_table`; reading the entity through such an index does not compile (DYNA402): read `.keys_only()` or `.hydrate()` (whole items, in index order) |
 //! | field `#[dynamo(rename = "..", omit_empty, skip, serde, ttl)]` | field options |
 //! | field `#[dynamo(version)]` | optimistic lock: puts and updates check and bump it |
 //! | field `#[dynamo(default)]`, `#[dynamo(default = "path")]` | what an item without the attribute reads as |
@@ -153,9 +154,9 @@ pub use dynakey_runtime::{
 };
 // Entities, keys, key formats and the codec.
 pub use dynakey_runtime::{
-    uuid7, Attr, AttrPath, Entity, EntityMeta, EntityUnion, Global, Item, Key, KeyDecimal, KeyKind,
-    KeyPadded, KeyPartError, KeyReverse, KeySigned, KeyText, Local, PartitionKey, SetMember,
-    SortKeyCondition, SortKeyOp, Table,
+    uuid7, Attr, AttrPath, Entity, EntityMeta, EntityUnion, Global, GlobalPartial, Hydrated, Item,
+    Key, KeyDecimal, KeyKind, KeyPadded, KeyPartError, KeyReverse, KeySigned, KeyText, Local,
+    LocalPartial, PartitionKey, SetMember, SortKeyCondition, SortKeyOp, Table, WholeItems,
 };
 // Conditions and updates.
 pub use dynakey_runtime::{CmpOp, Condition, Field, IntoField, RawExpr, TypedUpdate, Update};

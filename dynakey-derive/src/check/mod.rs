@@ -7,6 +7,7 @@ mod fields;
 mod indexes;
 mod keys;
 mod others;
+mod projection;
 mod rules;
 mod update;
 

@@ -7,7 +7,7 @@ use syn::Ident;
 use super::codec::{decode_fields, encode_values};
 use super::keys::{call_text_fn, key_fields, keys, tpl_const};
 use super::{private, scoped};
-use crate::model::{Entity, IndexModel, KeyKind, KeyModel, Stamp};
+use crate::model::{Entity, IndexModel, KeyKind, KeyModel, Projection, Stamp};
 
 fn key_meta(e: &Entity, k: &KeyModel) -> TokenStream {
     let p = private();
@@ -40,7 +40,15 @@ fn index_meta(e: &Entity, ix: &IndexModel) -> TokenStream {
         None => quote!(#p::None),
     };
     let sparse = ix.sparse;
-    quote!(#p::IndexMeta { name: #name, kind: #kind, pk: #pk, sk: #sk, sparse: #sparse })
+    let projection = match &ix.projection {
+        Projection::All => quote!(#p::IndexProjection::All),
+        Projection::KeysOnly => quote!(#p::IndexProjection::KeysOnly),
+        Projection::Include(fs) => {
+            let attrs = fs.iter().map(|&i| &e.fields[i].attr);
+            quote!(#p::IndexProjection::Include(&[#(#attrs),*]))
+        }
+    };
+    quote!(#p::IndexMeta { name: #name, kind: #kind, pk: #pk, sk: #sk, sparse: #sparse, projection: #projection })
 }
 
 /// The keys of one index as `Option<AttributeValue>` locals, one per key

@@ -11,7 +11,7 @@ use crate::codec::{AttrPath, DecodeError, Item};
 use crate::entity::{Entity, EntityMeta};
 use crate::error::Error;
 use crate::expr::Condition;
-use crate::key::Key;
+use crate::key::{Key, KeyKind, WholeItems};
 use crate::union::EntityUnion;
 
 /// Turns the items a read returns into results: [`Typed`] (the default),
@@ -237,3 +237,11 @@ impl<U: EntityUnion> Decoder for AnyOf<U> {
         }
     }
 }
+
+/// A decoder that can read items through keys of kind `K`: any decoder
+/// through keys of whole items, only [`KeysOnly`] through a partial index
+/// (DYNA402, see [`WholeItems`]).
+pub trait ReadFrom<K: KeyKind>: Decoder {}
+impl<E: Entity, K: KeyKind> ReadFrom<K> for KeysOnly<E> {}
+impl<E: Entity, K: WholeItems> ReadFrom<K> for Typed<E> {}
+impl<U: EntityUnion, K: WholeItems> ReadFrom<K> for AnyOf<U> {}
