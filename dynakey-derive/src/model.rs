@@ -259,6 +259,14 @@ pub struct Union {
     pub variants: Vec<(Ident, Type)>,
 }
 
+/// A `DynamoProjection`: (field, type to check against the entity's
+/// handle, declared type) per field.
+pub struct ProjectionModel {
+    pub ident: Ident,
+    pub of: Path,
+    pub fields: Vec<(Ident, Type, Type)>,
+}
+
 /// A `DynamoTable`.
 pub struct Table {
     pub ident: Ident,

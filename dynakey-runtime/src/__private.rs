@@ -24,6 +24,7 @@ pub use crate::key::{
     PartFormat, PartitionKey, SortKeyCondition, SortKeyFull, SortKeyNext, SortKeyOp,
     SortKeyTextNext, Table, TemplatePart,
 };
+pub use crate::query::{same_field, Projection};
 pub use crate::rules::{check_entity, check_field};
 
 pub use std::sync::OnceLock;

@@ -20,6 +20,7 @@ mod fanout;
 mod hydrate;
 mod page;
 mod pager;
+mod project;
 mod scan;
 
 use std::fmt;
@@ -33,6 +34,7 @@ pub use decode::{AnyOf, Decoder, KeysOnly, ReadFrom, Typed};
 pub use fanout::FanOut;
 pub use hydrate::Hydrated;
 pub use page::Page;
+pub use project::{same_field, Projected, Projection, SameField};
 pub use scan::Scan;
 
 use crate::db::Db;

@@ -56,6 +56,12 @@
 //! | field `#[dynamo(updated_at)]` | `OffsetDateTime` or `Option<OffsetDateTime>`: the time of every put, update and upsert |
 //! | field `#[dynamo(unique)]` | one item per value, held by a guard item written in the same transaction as the item ([`Error::Unique`] when taken) |
 //!
+//! `#[derive(DynamoProjection)]` with `#[dynamo(of = Entity)]` on a struct
+//! of some of the entity's fields (same names, same types or an `Option`
+//! of them; otherwise DYNA119 or rustc's "no field") reads only those
+//! attributes: `db.query(..).project::<P>()` (see
+//! [`query::Projection`]).
+//!
 //! Validation, timestamps and unique values are the data rules: see
 //! [`rules`] for what each write does, with a runnable example.
 //!
@@ -144,7 +150,7 @@
 //! # });
 //! ```
 
-pub use dynakey_derive::{DynamoEntity, DynamoTable, DynamoUnion, DynamoValue};
+pub use dynakey_derive::{DynamoEntity, DynamoProjection, DynamoTable, DynamoUnion, DynamoValue};
 
 // The table handle and its operations.
 pub use dynakey_runtime::{
@@ -215,8 +221,8 @@ pub use dynakey_runtime::fault;
 /// ```
 pub mod prelude {
     pub use crate::{
-        Condition, Db, DynamoEntity, DynamoTable, DynamoUnion, DynamoValue, Entity, EntityUnion,
-        Error, Result, TypedUpdate,
+        Condition, Db, DynamoEntity, DynamoProjection, DynamoTable, DynamoUnion, DynamoValue,
+        Entity, EntityUnion, Error, Result, TypedUpdate,
     };
 }
 

@@ -172,3 +172,63 @@ async fn keys_and_hydration_keep_index_order() {
         3
     );
 }
+
+/// Some fields of a task: read with a `ProjectionExpression`.
+#[derive(dynakey::DynamoProjection, Debug, Clone, PartialEq)]
+#[dynamo(of = Task)]
+pub struct TaskTitle {
+    pub id: String,
+    pub title: String,
+    /// An `Option` of the entity's type: absent where the index lacks it.
+    pub body: Option<String>,
+}
+
+#[tokio::test]
+async fn typed_projections_read_only_their_fields() {
+    let (_b, db) = setup().await;
+    use dynakey::query::Projection;
+    assert_eq!(TaskTitle::attrs(), ["id", "title", "body"]);
+    // Through an index of whole items, and through the table.
+    let got = db
+        .query(Task::gsi3_pk("ann").unwrap())
+        .project::<TaskTitle>()
+        .all()
+        .await
+        .unwrap();
+    let ids: Vec<&str> = got.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["a", "b", "c", "d"]);
+    assert_eq!(
+        got[0],
+        TaskTitle {
+            id: "a".into(),
+            title: "title a".into(),
+            body: Some("body a".into())
+        }
+    );
+    let one = db
+        .query(Task::pk("c").unwrap())
+        .project::<TaskTitle>()
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(one[0].title, "title c");
+    // Through an INCLUDE(title) index: `title` is there, `body` is not, so
+    // it reads as None.
+    let open = db
+        .query(Task::gsi2_pk("open").unwrap())
+        .project::<OpenTitle>()
+        .all()
+        .await
+        .unwrap();
+    let titles: Vec<&str> = open.iter().map(|t| t.title.as_str()).collect();
+    assert_eq!(titles, ["title a", "title c", "title d"]);
+    assert!(open.iter().all(|t| t.body.is_none()));
+}
+
+/// What a `projection = "INCLUDE(title)"` index holds of a task, beside keys.
+#[derive(dynakey::DynamoProjection, Debug, Clone, PartialEq)]
+#[dynamo(of = Task)]
+pub struct OpenTitle {
+    pub title: String,
+    pub body: Option<String>,
+}

@@ -89,6 +89,23 @@ pub fn value_container(cx: &Ctxt, input: &DeriveInput, what: &str) {
     }
 }
 
+/// The options of a `DynamoProjection`.
+#[derive(FromDeriveInput, Default)]
+#[darling(attributes(dynamo), default)]
+pub struct ProjectionOpts {
+    /// The entity whose fields the projection holds.
+    pub of: Option<syn::Path>,
+    #[darling(rename = "crate")]
+    pub krate: Option<syn::Path>,
+}
+
+pub fn projection(cx: &Ctxt, input: &DeriveInput) -> ProjectionOpts {
+    ProjectionOpts::from_derive_input(input).unwrap_or_else(|e| {
+        report(cx, e, "a projection", &["of", "crate"]);
+        ProjectionOpts::default()
+    })
+}
+
 /// The options of a `DynamoTable`.
 #[derive(FromDeriveInput, Default)]
 #[darling(attributes(dynamo), default)]

@@ -26,7 +26,7 @@ use attrs::check_attrs;
 pub use fields::fields;
 use indexes::indexes;
 use keys::KeyCtx;
-pub use others::{table, union, value};
+pub use others::{projection, table, union, value};
 
 pub fn diag(
     cx: &Ctxt,
