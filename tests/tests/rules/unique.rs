@@ -235,3 +235,49 @@ async fn batches_transactions_and_moves_refuse_unique_entities() {
         .await
         .unwrap();
 }
+
+/// What a guard costs: sequential puts and email changes of users with and
+/// without a unique field, timed (`cargo test -p dynakey-tests --test rules
+/// -- --ignored --nocapture`).
+#[tokio::test]
+#[ignore = "a measurement, not a check"]
+async fn measure_guarded_writes() {
+    use super::Account;
+    let f = fixture(&[User::META, Account::META]).await;
+    let db = &f.db;
+    let n = 200;
+    let t = std::time::Instant::now();
+    for i in 0..n {
+        db.put(&super::Account {
+            id: format!("a{i}"),
+            email: format!("a{i}@x.io"),
+            nick: None,
+            credit: 0,
+            limit: 1,
+        })
+        .await
+        .unwrap();
+    }
+    let plain = t.elapsed();
+    let t = std::time::Instant::now();
+    for i in 0..n {
+        db.put(&user(&format!("u{i}"), &format!("u{i}@x.io")))
+            .await
+            .unwrap();
+    }
+    let guarded = t.elapsed();
+    let t = std::time::Instant::now();
+    for i in 0..n {
+        db.update(User::update(format!("u{i}")).set_email(format!("v{i}@x.io")))
+            .await
+            .unwrap();
+    }
+    let moved = t.elapsed();
+    let per = |d: std::time::Duration| d.as_secs_f64() * 1000.0 / f64::from(n);
+    println!(
+        "{n} puts: plain {:.2} ms each, unique {:.2} ms each; unique email change by update {:.2} ms each",
+        per(plain),
+        per(guarded),
+        per(moved)
+    );
+}
