@@ -223,6 +223,22 @@ async fn typed_projections_read_only_their_fields() {
     let titles: Vec<&str> = open.iter().map(|t| t.title.as_str()).collect();
     assert_eq!(titles, ["title a", "title c", "title d"]);
     assert!(open.iter().all(|t| t.body.is_none()));
+    // A get of some fields; a missing item is None.
+    let t = db
+        .get(Task::key("b").unwrap())
+        .consistent()
+        .project::<OpenTitle>()
+        .await
+        .unwrap();
+    assert_eq!(
+        t,
+        Some(OpenTitle {
+            title: "title b".into(),
+            body: Some("body b".into())
+        })
+    );
+    let none = db.get(Task::key("zz").unwrap()).project::<OpenTitle>();
+    assert_eq!(none.await.unwrap(), None);
 }
 
 /// What a `projection = "INCLUDE(title)"` index holds of a task, beside keys.
