@@ -46,8 +46,8 @@ pub struct EntityOpts {
     pub discriminator_attr: Option<SpannedValue<String>>,
     pub pk_attr: Option<SpannedValue<String>>,
     pub sk_attr: Option<SpannedValue<String>>,
-    /// `validate = path`: a `fn(&Self) -> Result<(), impl Display>` every
-    /// put runs.
+    /// `validate = path`: called as `path(&entity)`, returning
+    /// `Result<(), impl Display>`, before every put.
     pub validate: Option<syn::Path>,
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
@@ -151,8 +151,8 @@ pub struct FieldOpts {
     /// `default` (the type's `Default`) or `default = "path::to::fn"`: what
     /// an item without the attribute reads as.
     pub default: Option<SpannedValue<Override<syn::Path>>>,
-    /// `validate = path`: a `fn(&T) -> Result<(), impl Display>` run on the
-    /// value before every write.
+    /// `validate = path`: called as `path(&value)` (the inner value of an
+    /// `Option`), returning `Result<(), impl Display>`, before every write.
     pub validate: Option<syn::Path>,
     /// Set by the runtime when the item is created.
     pub created_at: Flag,
