@@ -81,6 +81,9 @@ pub struct TransactWrite {
     db: Db,
     built: Result<Vec<Write>, Error>,
     token: Option<String>,
+    /// Actions on `#[dynamo(unique)]` entities (position, entity): their
+    /// guards are added when the transaction is sent.
+    guarded: Vec<(usize, &'static crate::entity::EntityMeta)>,
 }
 
 impl fmt::Debug for TransactWrite {
@@ -100,6 +103,7 @@ impl Db {
             db: self.clone(),
             built: Ok(Vec::new()),
             token: None,
+            guarded: Vec::new(),
         }
     }
 }
@@ -134,7 +138,16 @@ impl TransactWrite {
     /// (a transaction returns no items).
     pub fn put_with<E: Entity>(self, e: &E, f: impl FnOnce(Put<E>) -> Put<E>) -> Self {
         let w = f(self.db.put(e)).into_write();
-        self.add(w)
+        self.guard::<E>(true).add(w)
+    }
+
+    /// Marks the next action as one whose unique values need guards.
+    fn guard<E: Entity>(mut self, touches_unique: bool) -> Self {
+        if touches_unique && !E::META.unique.is_empty() {
+            let at = self.len();
+            self.guarded.push((at, E::META));
+        }
+        self
     }
 
     /// A typed update built by the derive (`E::update(..)`,
@@ -152,7 +165,11 @@ impl TransactWrite {
         f: impl FnOnce(UpdateItem<U::Entity>) -> UpdateItem<U::Entity>,
     ) -> Self {
         let w = f(self.db.update(update)).into_write();
-        self.add(w)
+        let touches = w.as_ref().is_ok_and(|w| match &w.action {
+            Action::Update(_, u) => U::Entity::META.unique.iter().any(|a| u.touches(a)),
+            _ => false,
+        });
+        self.guard::<U::Entity>(touches).add(w)
     }
 
     /// Updates the item at `key` with a hand-built [`Update`], as
@@ -185,7 +202,7 @@ impl TransactWrite {
         f: impl FnOnce(Delete<E>) -> Delete<E>,
     ) -> Self {
         let w = f(self.db.delete(key)).into_write();
-        self.add(w)
+        self.guard::<E>(true).add(w)
     }
 
     /// Requires `cond` on the item at `key`, writing nothing to it.
@@ -221,7 +238,8 @@ impl TransactWrite {
     /// Sends the transaction. An action that failed to build, more than
     /// 100 actions, or none, is refused before sending.
     pub async fn send(self) -> Result<(), Error> {
-        let writes = self.built?;
+        let mut writes = self.built?;
+        let guards = crate::rules::unique::add_guards(&self.db, &mut writes, &self.guarded).await?;
         if writes.is_empty() || writes.len() > MAX_ACTIONS {
             return Err(Error::refused(format!(
                 "a transaction takes 1 to {MAX_ACTIONS} actions, not {}",
@@ -249,7 +267,8 @@ impl TransactWrite {
                 if let Some(TransactWriteItemsError::TransactionCanceledException(c)) =
                     e.as_service_error()
                 {
-                    return Err(cancel::canceled(c, &targets));
+                    let err = cancel::canceled(c, &targets);
+                    return Err(crate::rules::unique::taken(err, &guards));
                 }
                 Err(Error::from_sdk(e, self.db.sdk_attempts()))
             }

@@ -79,7 +79,6 @@ impl<E: Entity> Delete<E> {
 
     /// The delete as an action of a transaction.
     pub(crate) fn into_write(self) -> Result<Write, Error> {
-        crate::rules::unique::refuse_in::<E>("a transaction")?;
         Ok(Write {
             target: key_ref(&self.key),
             action: Action::Delete(self.key.to_attributes()),

@@ -109,7 +109,6 @@ impl<E: Entity> Put<E> {
 
     /// The put as an action of a transaction.
     pub(crate) fn into_write(self) -> Result<Write, Error> {
-        unique::refuse_in::<E>("a transaction")?;
         let (item, opts) = self.into_parts()?;
         Ok(Write {
             target: key_text(E::META, &item),

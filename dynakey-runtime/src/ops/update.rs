@@ -112,9 +112,6 @@ impl<E: Entity> UpdateItem<E> {
     /// The update as an action of a transaction.
     pub(crate) fn into_write(self) -> Result<Write, Error> {
         let (key, update) = self.built?;
-        if E::META.unique.iter().any(|a| update.touches(a)) {
-            unique::refuse_in::<E>("a transaction")?;
-        }
         Ok(Write {
             target: key_ref(&key),
             action: Action::Update(key.to_attributes(), update),

@@ -13,8 +13,13 @@
 //! and a delete go this way; a write that lost a race with another writer
 //! of the same item reads again and retries (three attempts).
 //!
-//! Batches, `db.move_item` and the actions of `db.transact_write()` cannot
-//! read first, so they refuse a unique entity's writes ([`Error::Refused`]);
+//! In `db.transact_write()`, a put, a delete and an update that sets or
+//! removes a unique field of a unique entity get their guards when the
+//! transaction is sent: the items are read then, each action is conditioned
+//! on the values read and the guard moves join the transaction (a taken
+//! value is [`Error::Unique`]; a concurrent change of such an item cancels
+//! the transaction, which is not retried). Batches and `db.move_item`
+//! cannot, so they refuse a unique entity's writes ([`Error::Refused`]);
 //! `db.update_raw` with a raw expression writes what it is given.
 //!
 //! ```
@@ -140,27 +145,16 @@ pub(crate) async fn write<E: Entity>(
             cond: cond.clone(),
             ..WriteOpts::default()
         };
-        let mut tx = db.transact_write();
-        let mut guards: Vec<(usize, &'static str, String)> = Vec::new();
-        let mut moves = Vec::new();
-        for (attr, new) in &p.values {
-            let was = old.as_ref().and_then(|o| o.get(*attr));
-            opts.and(match was {
-                Some(v) => Condition::attr(*attr).eq(v.clone()),
-                None => Condition::attr(*attr).not_exists(),
-            });
-            let (was, now) = (value_text(was), value_text(new.as_ref()));
-            if was == now {
-                continue;
-            }
-            if let Some(v) = now {
-                guards.push((1 + moves.len(), attr, v.clone()));
-                moves.push(guard_put(meta, attr, &v, &target));
-            }
-            if let Some(v) = was {
-                moves.push(guard_write(meta, attr, &v, Action::Delete, None));
-            }
+        let (conds, moves, puts) = guard_moves(meta, old.as_ref(), &p.values, &target);
+        for c in conds {
+            opts.and(c);
         }
+        // The item's action first, its guards after it.
+        let guards: Vec<Taken> = puts
+            .into_iter()
+            .map(|(i, attr, value)| (1 + i, meta, attr, value))
+            .collect();
+        let mut tx = db.transact_write();
         tx = tx.push(Write {
             target: target.clone(),
             action: p.action,
@@ -194,27 +188,125 @@ pub(crate) async fn write<E: Entity>(
                     source: Box::new(err),
                 });
             }
-        } else if let Some((_, attr, value)) = guards.iter().find(|(i, ..)| {
-            reasons
-                .get(*i)
-                .is_some_and(|r| r.code == "ConditionalCheckFailed")
-        }) {
-            let field = meta
-                .fields
-                .iter()
-                .find(|f| f.attr == *attr)
-                .map_or(*attr, |f| f.name);
-            return Err(Error::Unique {
-                entity: meta.type_name,
-                field,
-                value: value.clone(),
-            });
+        } else if let Some(e) = unique_error(reasons, &guards) {
+            return Err(e);
         } else if !reasons.iter().any(|r| r.code == "TransactionConflict") {
             return Err(err);
         }
         last = Some(err);
     }
     Err(last.unwrap_or_else(|| Error::refused("a guarded write found no attempt")))
+}
+
+/// A guard put of a transaction: its position, the entity, the attribute
+/// and the value.
+pub(crate) type Taken = (usize, &'static EntityMeta, &'static str, String);
+
+/// The guard moves of one write of an item read as `old`: the conditions
+/// that its values are still those read, the guard puts and deletes, and
+/// each guard put's (position among the moves, attribute, value).
+#[allow(clippy::type_complexity)]
+fn guard_moves(
+    meta: &'static EntityMeta,
+    old: Option<&Item>,
+    values: &[(&'static str, Option<AttributeValue>)],
+    target: &ItemRef,
+) -> (
+    Vec<Condition>,
+    Vec<Write>,
+    Vec<(usize, &'static str, String)>,
+) {
+    let (mut conds, mut moves, mut puts) = (Vec::new(), Vec::new(), Vec::new());
+    for (attr, new) in values {
+        let was = old.and_then(|o| o.get(*attr));
+        conds.push(match was {
+            Some(v) => Condition::attr(*attr).eq(v.clone()),
+            None => Condition::attr(*attr).not_exists(),
+        });
+        let (was, now) = (value_text(was), value_text(new.as_ref()));
+        if was == now {
+            continue;
+        }
+        if let Some(v) = now {
+            puts.push((moves.len(), *attr, v.clone()));
+            moves.push(guard_put(meta, attr, &v, target));
+        }
+        if let Some(v) = was {
+            moves.push(guard_write(meta, attr, &v, Action::Delete, None));
+        }
+    }
+    (conds, moves, puts)
+}
+
+/// [`Error::Unique`] when a guard put of the cancelled transaction failed
+/// its condition.
+fn unique_error(reasons: &[crate::error::CancelReason], guards: &[Taken]) -> Option<Error> {
+    let (_, meta, attr, value) = guards.iter().find(|(i, ..)| {
+        reasons
+            .get(*i)
+            .is_some_and(|r| r.code == "ConditionalCheckFailed")
+    })?;
+    let field = meta
+        .fields
+        .iter()
+        .find(|f| f.attr == *attr)
+        .map_or(*attr, |f| f.name);
+    Some(Error::Unique {
+        entity: meta.type_name,
+        field,
+        value: value.clone(),
+    })
+}
+
+/// A cancelled transaction's error, as [`Error::Unique`] when a guard was
+/// taken.
+pub(crate) fn taken(err: Error, guards: &[Taken]) -> Error {
+    match &err {
+        Error::TransactionCanceled { reasons } => unique_error(reasons, guards).unwrap_or(err),
+        _ => err,
+    }
+}
+
+/// Adds the guards of the transaction's actions on unique entities (at
+/// `guarded`): reads each item, conditions its action on the values read,
+/// and appends the guard puts and deletes. Returns the guard puts.
+pub(crate) async fn add_guards(
+    db: &Db,
+    writes: &mut Vec<Write>,
+    guarded: &[(usize, &'static EntityMeta)],
+) -> Result<Vec<Taken>, Error> {
+    let mut out = Vec::new();
+    for &(i, meta) in guarded {
+        let Some(w) = writes.get(i) else { continue };
+        let key = match &w.action {
+            Action::Put(item) => key_of(meta, item),
+            Action::Update(key, _) | Action::Delete(key) | Action::Check(key) => key.clone(),
+        };
+        let old = read(db, &key).await?;
+        let mut values = Vec::new();
+        for a in meta.unique {
+            let v = match &w.action {
+                Action::Put(item) => item.get(*a).cloned(),
+                Action::Update(_, u) => {
+                    match updated_value(u, a, old.as_ref().and_then(|o| o.get(*a))) {
+                        Some(v) => v?,
+                        None => continue,
+                    }
+                }
+                _ => None,
+            };
+            values.push((*a, v));
+        }
+        let target = w.target.clone();
+        let (conds, moves, puts) = guard_moves(meta, old.as_ref(), &values, &target);
+        for c in conds {
+            writes[i].opts.and(c);
+        }
+        let base = writes.len();
+        out.extend(puts.into_iter().map(|(p, a, v)| (base + p, meta, a, v)));
+        writes.extend(moves);
+    }
+    Ok(out)
 }
 
 /// The put of a guard, on condition that none holds the value.

@@ -194,7 +194,7 @@ async fn a_deleted_user_frees_theirs() {
 }
 
 #[tokio::test]
-async fn batches_transactions_and_moves_refuse_unique_entities() {
+async fn batches_and_moves_refuse_unique_entities() {
     let f = fixture(&[User::META]).await;
     let db = &f.db;
     let refused = |e: Error| assert!(matches!(e, Error::Refused { .. }), "{e:?}");
@@ -206,20 +206,9 @@ async fn batches_transactions_and_moves_refuse_unique_entities() {
             .unwrap_err(),
     );
     refused(
-        db.transact_write()
-            .put(&user("a", "a@x.io"))
-            .await
-            .unwrap_err(),
-    );
-    refused(
-        db.transact_write()
-            .update(User::update("a").set_email("b@x.io"))
-            .await
-            .unwrap_err(),
-    );
-    refused(
-        db.transact_write()
+        db.batch_write()
             .delete(User::key("a").unwrap())
+            .send()
             .await
             .unwrap_err(),
     );
@@ -229,11 +218,45 @@ async fn batches_transactions_and_moves_refuse_unique_entities() {
             .await
             .unwrap_err(),
     );
-    // An update of other fields goes in a transaction as usual.
+}
+
+#[tokio::test]
+async fn transactions_keep_the_guards() {
+    let f = fixture(&[User::META]).await;
+    let db = &f.db;
+    // Two sign-ups in one transaction: two guards.
     db.transact_write()
-        .update(User::update("a").set_name("A"))
+        .put(&user("a", "a@x.io"))
+        .put(&user("b", "b@x.io"))
         .await
         .unwrap();
+    assert_eq!(
+        guards(db).await,
+        ["_UNIQUE#USER#email#a@x.io", "_UNIQUE#USER#email#b@x.io"]
+    );
+    // A taken value cancels the whole transaction, as Error::Unique.
+    let err = db
+        .transact_write()
+        .put(&user("c", "c@x.io"))
+        .put(&user("d", "a@x.io"))
+        .await
+        .unwrap_err();
+    assert!(taken(&err, "email", "a@x.io"), "{err:?}");
+    assert!(db.get(User::key("c").unwrap()).await.unwrap().is_none());
+    // An update that changes the value moves the guard; a delete frees it;
+    // an update of other fields needs no guard.
+    db.transact_write()
+        .update(User::update("a").set_email("a2@x.io"))
+        .delete(User::key("b").unwrap())
+        .await
+        .unwrap();
+    assert_eq!(guards(db).await, ["_UNIQUE#USER#email#a2@x.io"]);
+    db.transact_write()
+        .update(User::update("a").set_name("A"))
+        .put(&user("e", "a@x.io"))
+        .await
+        .unwrap();
+    assert_eq!(scan(db).await.len(), 4, "a, e and their guards");
 }
 
 /// What a guard costs: sequential puts and email changes of users with and
