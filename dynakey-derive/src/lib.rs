@@ -79,6 +79,21 @@ pub fn derive_union(input: TokenStream) -> TokenStream {
     )
 }
 
+/// Derives `dynakey::query::Projection`: some fields of an entity
+/// (`#[dynamo(of = Task)]`), read with `db.query(..).project::<P>()`. Each
+/// field names a field of the entity, of the same type or an `Option` of
+/// it; another name or type does not compile (DYNA119).
+#[proc_macro_derive(DynamoProjection, attributes(dynamo))]
+pub fn derive_projection(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    derive(
+        &input,
+        check::projection,
+        |m, _| gen::scoped(gen::projection::expand(m)),
+        |_| proc_macro2::TokenStream::new(),
+    )
+}
+
 /// Derives the entity list of one table: `#[derive(DynamoTable)]
 /// #[dynamo(entities(Member, Membership, Team))] struct Shop;`. The compiler
 /// checks the entities against each other (unique discriminators, one

@@ -33,8 +33,21 @@ pub enum DefaultValue {
     Path(syn::Path),
 }
 
+/// A timestamp the runtime writes (`created_at`, `updated_at`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Stamp {
+    Created,
+    Updated,
+}
+
 pub struct Field {
     pub ident: Ident,
+    /// `#[dynamo(validate = path)]`.
+    pub validate: Option<syn::Path>,
+    /// `#[dynamo(created_at)]` / `#[dynamo(updated_at)]`.
+    pub stamp: Option<Stamp>,
+    /// `#[dynamo(unique)]`.
+    pub unique: bool,
     pub ty: Type,
     /// The type inside `Option`, or the type itself.
     pub inner: Type,
@@ -113,9 +126,23 @@ pub struct KeyModel {
     pub kind: KeyKind,
     pub role: KeyRole,
     pub index: Option<String>,
+    /// A key of an index that does not hold whole items (its projection
+    /// is not `ALL`): reads through it cannot decode the entity (DYNA402).
+    pub partial: bool,
 }
 
 impl KeyModel {
+    /// The runtime's marker type of this key's kind.
+    pub fn kind_name(&self) -> &'static str {
+        match (self.kind, self.partial) {
+            (KeyKind::Table, _) => "Table",
+            (KeyKind::Global, false) => "Global",
+            (KeyKind::Global, true) => "GlobalPartial",
+            (KeyKind::Local, false) => "Local",
+            (KeyKind::Local, true) => "LocalPartial",
+        }
+    }
+
     pub fn fields(&self) -> impl Iterator<Item = usize> + '_ {
         self.parts.iter().filter_map(|p| match p {
             Part::Field { field, .. } => Some(*field),
@@ -129,6 +156,15 @@ impl KeyModel {
     }
 }
 
+/// What an index holds of each item.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Projection {
+    All,
+    KeysOnly,
+    /// The keys and these fields.
+    Include(Vec<usize>),
+}
+
 pub struct IndexModel {
     pub name: String,
     pub kind: KeyKind,
@@ -136,6 +172,7 @@ pub struct IndexModel {
     pub sk: Option<KeyModel>,
     pub sparse: bool,
     pub snake: String,
+    pub projection: Projection,
 }
 
 impl IndexModel {
@@ -188,6 +225,8 @@ pub struct Entity {
     pub fields: Vec<Field>,
     pub ttl_attr: Option<String>,
     pub update: UpdateModel,
+    /// The entity's `#[dynamo(validate = path)]`.
+    pub validate: Option<syn::Path>,
 }
 
 impl Entity {
@@ -218,6 +257,14 @@ pub struct Union {
     pub ident: Ident,
     /// (variant, entity type)
     pub variants: Vec<(Ident, Type)>,
+}
+
+/// A `DynamoProjection`: (field, type to check against the entity's
+/// handle, declared type) per field.
+pub struct ProjectionModel {
+    pub ident: Ident,
+    pub of: Path,
+    pub fields: Vec<(Ident, Type, Type)>,
 }
 
 /// A `DynamoTable`.

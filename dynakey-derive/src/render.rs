@@ -58,6 +58,27 @@ pub fn placeholder(template: &str, name: &str) -> Option<Range<usize>> {
     Some(at..at + len)
 }
 
+/// A help line for an unknown field name: "did you mean `x`?", or the
+/// list of field names.
+pub fn field_help(name: &str, fields: &[crate::model::Field]) -> String {
+    let names: Vec<String> = fields
+        .iter()
+        .filter(|f| !f.skip())
+        .map(|f| f.ident.to_string())
+        .collect();
+    match did_you_mean(name, names.iter().map(String::as_str)) {
+        Some(s) => format!("did you mean `{s}`?"),
+        None => format!(
+            "the fields are {}",
+            names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
 /// The closest candidate to `name`, if one is close enough to suggest.
 pub fn did_you_mean<'a>(
     name: &str,

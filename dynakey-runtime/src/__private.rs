@@ -15,14 +15,19 @@ pub use std::string::String;
 pub use aws_sdk_dynamodb::types::AttributeValue;
 
 pub use crate::codec::{decode_field, Attr, AttrPath, DecodeError, Item, SetMember};
-pub use crate::entity::{Entity, EntityMeta, FieldMeta, IndexKind, IndexMeta, KeyMeta};
+pub use crate::entity::{
+    Entity, EntityMeta, FieldMeta, IndexKind, IndexMeta, IndexProjection, KeyMeta,
+};
 pub use crate::error::{EncodeError, KeyFormatError, KeyFormatReason};
 pub use crate::key::cond::bounds;
 pub use crate::key::{
-    CondResult, Global, Key, KeyDecimal, KeyKind, KeyPadded, KeyPartError, KeyReader, KeyReverse,
-    KeySigned, KeyTemplate, KeyText, KeyWriter, Local, PartFormat, PartitionKey, SortKeyCondition,
-    SortKeyFull, SortKeyNext, SortKeyOp, SortKeyTextNext, Table, TemplatePart,
+    CondResult, Global, GlobalPartial, Key, KeyDecimal, KeyKind, KeyPadded, KeyPartError,
+    KeyReader, KeyReverse, KeySigned, KeyTemplate, KeyText, KeyWriter, Local, LocalPartial,
+    PartFormat, PartitionKey, SortKeyCondition, SortKeyFull, SortKeyNext, SortKeyOp,
+    SortKeyTextNext, Table, TemplatePart,
 };
+pub use crate::query::{same_field, Projection};
+pub use crate::rules::{check_entity, check_field};
 
 pub use std::sync::OnceLock;
 

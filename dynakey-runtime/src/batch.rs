@@ -171,15 +171,17 @@ impl BatchWrite {
     /// error (or an item over 400 KB) is reported by [`BatchWrite::send`]
     /// before anything is sent.
     pub fn put<E: Unversioned>(mut self, e: &E) -> Self {
-        let req = e.to_item().map_err(Error::from).and_then(|item| {
-            check_item(E::META, &item)?;
-            self.costs.push(WriteCost::put(E::META, &item));
-            let p = PutRequest::builder()
-                .set_item(Some(item))
-                .build()
-                .map_err(build_err)?;
-            Ok(WriteRequest::builder().put_request(p).build())
-        });
+        let req = crate::rules::unique::refuse_in::<E>("a batch write")
+            .and_then(|()| crate::rules::put_item(e))
+            .and_then(|item| {
+                check_item(E::META, &item)?;
+                self.costs.push(WriteCost::put(E::META, &item));
+                let p = PutRequest::builder()
+                    .set_item(Some(item))
+                    .build()
+                    .map_err(build_err)?;
+                Ok(WriteRequest::builder().put_request(p).build())
+            });
         self.add(req);
         self
     }
@@ -187,11 +189,13 @@ impl BatchWrite {
     /// Deletes the item at `key`.
     pub fn delete<E: Entity>(mut self, key: Key<E>) -> Self {
         self.costs.push(WriteCost::delete(E::META));
-        let req = DeleteRequest::builder()
-            .set_key(Some(key.to_attributes()))
-            .build()
-            .map_err(build_err)
-            .map(|d| WriteRequest::builder().delete_request(d).build());
+        let req = crate::rules::unique::refuse_in::<E>("a batch write").and_then(|()| {
+            DeleteRequest::builder()
+                .set_key(Some(key.to_attributes()))
+                .build()
+                .map_err(build_err)
+                .map(|d| WriteRequest::builder().delete_request(d).build())
+        });
         self.add(req);
         self
     }

@@ -151,7 +151,7 @@ impl Db {
     pub fn put<E: Entity>(&self, e: &E) -> Put<E> {
         Put {
             db: self.clone(),
-            built: e.to_item().map_err(Error::from),
+            built: crate::rules::put_item(e),
             opts: WriteOpts::default(),
             _e: PhantomData,
         }
@@ -183,7 +183,11 @@ impl Db {
     /// not compile (DYNA226). See [`UpdateItem`].
     pub fn update<U: TypedUpdate>(&self, update: U) -> UpdateItem<U::Entity> {
         let (built, cond) = match update.into_parts() {
-            Ok(parts) => (Ok((parts.key, parts.update)), parts.condition),
+            Ok(parts) => {
+                let now = time::OffsetDateTime::now_utc();
+                let update = crate::rules::stamp_update(U::Entity::META, parts.update, now);
+                (Ok((parts.key, update)), parts.condition)
+            }
             Err(e) => (Err(e), None),
         };
         UpdateItem {

@@ -40,6 +40,14 @@ pub trait Entity: Sized + Send + Sync + 'static {
 
     /// The table key of this item.
     fn item_key(&self) -> Result<Key<Self>, KeyFormatError>;
+
+    /// Runs the `#[dynamo(validate = ..)]` functions of the fields and of
+    /// the entity: [`Error::Invalid`](crate::Error::Invalid) names the
+    /// first that refuses. Every put runs it before anything is sent (a
+    /// put, a batch, a transaction, a move); nothing to check by default.
+    fn validate(&self) -> Result<(), crate::Error> {
+        Ok(())
+    }
 }
 
 /// Static description of an entity, from the derive: what a tool (or
@@ -64,6 +72,7 @@ pub trait Entity: Sized + Send + Sync + 'static {
 /// assert_eq!(ix.pk.fields, ["tag"]);
 /// assert!(m.fields.iter().any(|f| f.name == "tag" && f.optional));
 /// assert_eq!((m.ttl_attr, m.version_attr), (None, None));
+/// assert_eq!((m.created_at, m.updated_at, m.unique.len()), (None, None, 0));
 /// ```
 #[derive(Debug)]
 pub struct EntityMeta {
@@ -87,6 +96,15 @@ pub struct EntityMeta {
     /// a put writes the next version on condition that the stored one is
     /// the item's, and a typed update bumps it.
     pub version_attr: Option<&'static str>,
+    /// The `#[dynamo(created_at)]` attribute, if any: written once, when the
+    /// item is created (see [`crate::rules`]).
+    pub created_at: Option<&'static str>,
+    /// The `#[dynamo(updated_at)]` attribute, if any: written by every put
+    /// and typed update.
+    pub updated_at: Option<&'static str>,
+    /// The `#[dynamo(unique)]` fields' attributes: each value is held by a
+    /// guard item (see [`crate::rules`]).
+    pub unique: &'static [&'static str],
 }
 
 impl EntityMeta {
@@ -153,6 +171,46 @@ pub struct IndexMeta {
     pub sk: Option<KeyMeta>,
     /// Whether an item with an absent input stays out of the index.
     pub sparse: bool,
+    /// What the index holds of each item (`projection = ".."` on the index).
+    pub projection: IndexProjection,
+}
+
+/// What an index holds of each item: `#[gsi(.., projection = "KEYS_ONLY")]`,
+/// `projection = "INCLUDE(title, status)"`, or every attribute (`ALL`, the
+/// default). `create_table` creates the index so; with several entities on
+/// one index, `ALL` wins, else the included attributes add up. A
+/// `KEYS_ONLY` or `INCLUDE` index also holds the discriminator, so a read
+/// of it knows each item's type.
+///
+/// ```
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "TASK")]
+/// # #[pk("TASK#<id>")]
+/// # #[gsi("GSI1", pk = "OWNER#<owner>", sk = "TASK#<id>", projection = "INCLUDE(title)")]
+/// # #[gsi("GSI2", pk = "STATUS#<status>", sk = "TASK#<id>", projection = "KEYS_ONLY")]
+/// # struct Task { id: String, owner: String, status: String, title: String, body: String }
+/// use dynakey_runtime::{entity::IndexProjection, Entity};
+/// let m = Task::META;
+/// assert_eq!(m.index("GSI1").unwrap().projection, IndexProjection::Include(&["title"]));
+/// assert_eq!(m.index("GSI2").unwrap().projection, IndexProjection::KeysOnly);
+/// assert!(!m.index("GSI2").unwrap().projection.holds_all());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexProjection {
+    /// Every attribute.
+    All,
+    /// The table and index key attributes (and the discriminator).
+    KeysOnly,
+    /// The keys, the discriminator and these attributes.
+    Include(&'static [&'static str]),
+}
+
+impl IndexProjection {
+    /// Whether the index holds whole items.
+    pub fn holds_all(self) -> bool {
+        self == IndexProjection::All
+    }
 }
 
 /// A stored field (see the example on [`EntityMeta`]).

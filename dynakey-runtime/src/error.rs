@@ -6,10 +6,12 @@
 //!   (bad numbers, an empty or oversized transaction, `IN` with more than
 //!   100 values, raw-expression placeholder mistakes, a foreign cursor),
 //!   [`Error::ItemTooLarge`], [`Error::KeyFormat`], [`Error::Encode`],
-//!   [`Error::ConsistentReadOnGlobalIndex`];
+//!   [`Error::ConsistentReadOnGlobalIndex`], [`Error::Invalid`] (a
+//!   `#[dynamo(validate = ..)]` function said no);
 //! - answered by DynamoDB: [`Error::ConditionFailed`],
 //!   [`Error::TransactionCanceled`], [`Error::Validation`] (its
-//!   `ValidationException`), [`Error::Throttled`], [`Error::BatchIncomplete`],
+//!   `ValidationException`), [`Error::Unique`] (a `#[dynamo(unique)]` value
+//!   taken), [`Error::Throttled`], [`Error::BatchIncomplete`],
 //!   and [`Error::Sdk`] for everything else the SDK reports;
 //! - anything else: [`Error::Decode`] and [`Error::UnknownDiscriminator`]
 //!   (items that do not read back), [`Error::Change`] (stream records that
@@ -134,6 +136,27 @@ pub enum Error {
     /// A stream record did not become a typed change (transparent): see
     /// [`crate::changes::ChangeError`].
     Change(crate::changes::ChangeError),
+    /// A `#[dynamo(validate = ..)]` function refused a value; nothing was
+    /// sent.
+    Invalid {
+        /// The entity's type name.
+        entity: &'static str,
+        /// The field whose validator refused it (`None` for the entity's own
+        /// validator).
+        field: Option<&'static str>,
+        /// What the validator said.
+        message: String,
+    },
+    /// A `#[dynamo(unique)]` value is already held by another item: its
+    /// guard item exists.
+    Unique {
+        /// The entity's type name.
+        entity: &'static str,
+        /// The unique field.
+        field: &'static str,
+        /// The value taken, as its guard stores it.
+        value: String,
+    },
     /// Any other error of the AWS SDK, kept as it was (transparent).
     Sdk(BoxError),
 }
@@ -196,6 +219,21 @@ impl fmt::Display for Error {
                 Ok(())
             }
             Self::Backend { message, .. } => write!(f, "backend: {message}"),
+            Self::Invalid {
+                entity,
+                field: Some(field),
+                message,
+            } => write!(f, "invalid {entity}.{field}: {message}"),
+            Self::Invalid {
+                entity,
+                field: None,
+                message,
+            } => write!(f, "invalid {entity}: {message}"),
+            Self::Unique {
+                entity,
+                field,
+                value,
+            } => write!(f, "{entity}.{field} {value:?} is already taken"),
             Self::Change(e) => e.fmt(f),
             Self::Sdk(e) => e.fmt(f),
         }

@@ -81,6 +81,7 @@ pub mod obs;
 pub mod ops;
 pub mod query;
 mod retry;
+pub mod rules;
 pub mod schema;
 mod size;
 #[cfg(feature = "testing")]
@@ -100,18 +101,21 @@ pub use batch::{
 };
 pub use codec::{Attr, AttrPath, DecodeError, Item, SetMember};
 pub use db::Db;
-pub use entity::{Entity, EntityMeta, FieldMeta, IndexKind, IndexMeta, KeyMeta};
+pub use entity::{Entity, EntityMeta, FieldMeta, IndexKind, IndexMeta, IndexProjection, KeyMeta};
 pub use error::{
     CancelReason, EncodeError, Error, ItemRef, KeyFormatError, KeyFormatReason, Result,
 };
 pub use explain::{Explain, WriteCost};
 pub use expr::{CmpOp, Condition, RawExpr, Update};
 pub use key::{
-    uuid7, Global, Key, KeyDecimal, KeyKind, KeyPadded, KeyPartError, KeyReverse, KeySigned,
-    KeyText, Local, PartitionKey, SortKeyCondition, SortKeyOp, Table,
+    uuid7, Global, GlobalPartial, Key, KeyDecimal, KeyKind, KeyPadded, KeyPartError, KeyReverse,
+    KeySigned, KeyText, Local, LocalPartial, PartitionKey, SortKeyCondition, SortKeyOp, Table,
+    WholeItems,
 };
 pub use ops::{Delete, Get, Put, UpdateItem};
-pub use query::{AnyOf, ConsistentRead, Decoder, FanOut, KeysOnly, Page, Query, Scan, Typed};
+pub use query::{
+    AnyOf, ConsistentRead, Decoder, FanOut, Hydrated, KeysOnly, Page, Query, ReadFrom, Scan, Typed,
+};
 pub use retry::RetryPolicy;
 pub use transact::{Slot, TransactGet, TransactGetOutput, TransactWrite, MAX_ACTIONS};
 pub use union::EntityUnion;

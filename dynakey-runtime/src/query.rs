@@ -17,8 +17,10 @@
 
 mod decode;
 mod fanout;
+mod hydrate;
 mod page;
 mod pager;
+mod project;
 mod scan;
 
 use std::fmt;
@@ -29,9 +31,11 @@ use aws_sdk_dynamodb::types::{AttributeValue, Select};
 use futures_core::Stream;
 use futures_util::TryStreamExt;
 
-pub use decode::{AnyOf, Decoder, KeysOnly, Typed};
+pub use decode::{AnyOf, Decoder, KeysOnly, ReadFrom, Typed};
 pub use fanout::FanOut;
+pub use hydrate::Hydrated;
 pub use page::Page;
+pub use project::{same_field, Projected, Projection, SameField};
 pub use scan::Scan;
 
 use crate::db::Db;
@@ -400,12 +404,18 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
 
     /// One page, starting at `cursor` (`None` for the first; then the
     /// cursor of the page before). See [`Page`].
-    pub async fn page(&self, cursor: Option<&str>) -> Result<Page<D::Out>, Error> {
+    pub async fn page(&self, cursor: Option<&str>) -> Result<Page<D::Out>, Error>
+    where
+        D: ReadFrom<K>,
+    {
         self.pager(false)?.page(cursor).await
     }
 
     /// Every item, up to the limit.
-    pub async fn all(&self) -> Result<Vec<D::Out>, Error> {
+    pub async fn all(&self) -> Result<Vec<D::Out>, Error>
+    where
+        D: ReadFrom<K>,
+    {
         self.pager(false)?.all().await
     }
 
@@ -417,7 +427,10 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
 
     /// The items as a stream, fetching pages as it is read; it ends after
     /// the first error.
-    pub fn stream(self) -> impl Stream<Item = Result<D::Out, Error>> + Send + 'static {
+    pub fn stream(self) -> impl Stream<Item = Result<D::Out, Error>> + Send + 'static
+    where
+        D: ReadFrom<K>,
+    {
         futures_util::stream::iter(Some(self.pager(false)))
             .map_ok(Pager::stream)
             .try_flatten()

@@ -48,12 +48,49 @@ pub(crate) struct Plan {
     pub(crate) attrs: Vec<&'static str>,
     pub(crate) indexes: BTreeMap<&'static str, (IndexKind, &'static str, Option<&'static str>)>,
     pub(crate) ttl: Option<&'static str>,
+    /// Per index: `None` for ALL, else the non-key attributes it holds.
+    pub(crate) projections: BTreeMap<&'static str, Option<Vec<&'static str>>>,
 }
 
 impl Plan {
     fn attr(&mut self, a: &'static str) {
         if !self.attrs.contains(&a) {
             self.attrs.push(a);
+        }
+    }
+
+    /// Adds what one entity's index holds: ALL wins, included attributes
+    /// add up (with the discriminator).
+    fn project(&mut self, ix: &crate::entity::IndexMeta, disc: &'static str) {
+        use crate::entity::IndexProjection as P;
+        let mine: Option<Vec<&'static str>> = match ix.projection {
+            P::All => None,
+            P::KeysOnly => Some(vec![disc]),
+            P::Include(a) => Some(std::iter::once(disc).chain(a.iter().copied()).collect()),
+        };
+        let slot = self.projections.entry(ix.name).or_insert(Some(Vec::new()));
+        match (slot.as_mut(), mine) {
+            (Some(have), Some(add)) => {
+                for a in add {
+                    if !have.contains(&a) {
+                        have.push(a);
+                    }
+                }
+            }
+            _ => *slot = None,
+        }
+    }
+
+    /// The projection `create_table` gives index `name`.
+    pub(crate) fn projection(&self, name: &str) -> Projection {
+        match self.projections.get(name) {
+            Some(Some(attrs)) => Projection::builder()
+                .projection_type(ProjectionType::Include)
+                .set_non_key_attributes(Some(attrs.iter().map(|a| (*a).to_owned()).collect()))
+                .build(),
+            _ => Projection::builder()
+                .projection_type(ProjectionType::All)
+                .build(),
         }
     }
 
@@ -98,6 +135,7 @@ impl Plan {
                         p.indexes.insert(ix.name, def);
                     }
                 }
+                p.project(ix, m.discriminator_attr);
                 p.attr(ix.pk.attr);
                 if let Some(k) = &ix.sk {
                     p.attr(k.attr);
@@ -120,7 +158,7 @@ impl Plan {
 }
 
 /// Creates table `name` for `metas`: the table key, every global index
-/// (projection ALL) and local index, on-demand billing, and TTL when an
+/// (with its projection, see [`IndexProjection`](crate::entity::IndexProjection)) and local index, on-demand billing, and TTL when an
 /// entity has a TTL field (ignored where the backend lacks it). An existing
 /// table is fine. Returns once the table and its indexes are ACTIVE.
 ///
@@ -169,9 +207,6 @@ async fn create(
                 .map_err(build_err)?,
         );
     }
-    let all = Projection::builder()
-        .projection_type(ProjectionType::All)
-        .build();
     for (ix, (kind, ipk, isk)) in &plan.indexes {
         match kind {
             IndexKind::Global => {
@@ -179,7 +214,7 @@ async fn create(
                     GlobalSecondaryIndex::builder()
                         .index_name(*ix)
                         .set_key_schema(Some(key_schema(ipk, *isk)?))
-                        .projection(all.clone())
+                        .projection(plan.projection(ix))
                         .build()
                         .map_err(build_err)?,
                 );
@@ -192,7 +227,7 @@ async fn create(
                     LocalSecondaryIndex::builder()
                         .index_name(*ix)
                         .set_key_schema(Some(key_schema(pk, Some(isk))?))
-                        .projection(all.clone())
+                        .projection(plan.projection(ix))
                         .build()
                         .map_err(build_err)?,
                 );

@@ -84,6 +84,9 @@ pub struct TransactWrite {
     db: Db,
     built: Result<Vec<Write>, Error>,
     token: Option<String>,
+    /// Actions on `#[dynamo(unique)]` entities (position, entity): their
+    /// guards are added when the transaction is sent.
+    guarded: Vec<(usize, &'static crate::entity::EntityMeta)>,
 }
 
 impl fmt::Debug for TransactWrite {
@@ -103,6 +106,7 @@ impl Db {
             db: self.clone(),
             built: Ok(Vec::new()),
             token: None,
+            guarded: Vec::new(),
         }
     }
 }
@@ -137,7 +141,16 @@ impl TransactWrite {
     /// (a transaction returns no items).
     pub fn put_with<E: Entity>(self, e: &E, f: impl FnOnce(Put<E>) -> Put<E>) -> Self {
         let w = f(self.db.put(e)).into_write();
-        self.add(w)
+        self.guard::<E>(true).add(w)
+    }
+
+    /// Marks the next action as one whose unique values need guards.
+    fn guard<E: Entity>(mut self, touches_unique: bool) -> Self {
+        if touches_unique && !E::META.unique.is_empty() {
+            let at = self.len();
+            self.guarded.push((at, E::META));
+        }
+        self
     }
 
     /// A typed update built by the derive (`E::update(..)`,
@@ -155,7 +168,11 @@ impl TransactWrite {
         f: impl FnOnce(UpdateItem<U::Entity>) -> UpdateItem<U::Entity>,
     ) -> Self {
         let w = f(self.db.update(update)).into_write();
-        self.add(w)
+        let touches = w.as_ref().is_ok_and(|w| match &w.action {
+            Action::Update(_, u) => U::Entity::META.unique.iter().any(|a| u.touches(a)),
+            _ => false,
+        });
+        self.guard::<U::Entity>(touches).add(w)
     }
 
     /// Updates the item at `key` with a hand-built [`Update`], as
@@ -188,7 +205,7 @@ impl TransactWrite {
         f: impl FnOnce(Delete<E>) -> Delete<E>,
     ) -> Self {
         let w = f(self.db.delete(key)).into_write();
-        self.add(Ok(w))
+        self.guard::<E>(true).add(w)
     }
 
     /// Requires `cond` on the item at `key`, writing nothing to it.
@@ -309,7 +326,15 @@ impl TransactWrite {
 
     /// Sends the transaction. An action that failed to build, more than
     /// 100 actions, or none, is refused before sending.
-    pub async fn send(self) -> Result<(), Error> {
+    pub async fn send(mut self) -> Result<(), Error> {
+        // Unique values: the guard items' puts and deletes join the
+        // actions (reading the items they guard first).
+        let guards = match self.built.as_mut() {
+            Ok(writes) => {
+                Some(crate::rules::unique::add_guards(&self.db, writes, &self.guarded).await?)
+            }
+            Err(_) => None,
+        };
         let (db, req, targets, _) = self.request()?;
         let span = Span::new("TransactWriteItems", &db.table, None, None);
         span.actions(targets.len());
@@ -320,7 +345,11 @@ impl TransactWrite {
             }
             Err(e) => match e.as_service_error() {
                 Some(TransactWriteItemsError::TransactionCanceledException(c)) => {
-                    Err(cancel::canceled(c, &targets))
+                    let err = cancel::canceled(c, &targets);
+                    Err(match &guards {
+                        Some(g) => crate::rules::unique::taken(err, g),
+                        None => err,
+                    })
                 }
                 _ => Err(Error::from_sdk(e, db.sdk_attempts())),
             },

@@ -46,6 +46,7 @@
 //! | `#[sk("GROUP#<group_id>")]` | sort key template (optional) |
 //! | `#[gsi("GSI1", pk = "..", sk = "..", sparse, pk_attr = "gsi1pk", sk_attr = "gsi1sk")]` | global index |
 //! | `#[lsi("LSI1", sk = "..", sk_attr = "lsi1sk")]` | local index (the table's partition key) |
+//! | `projection = "KEYS_ONLY"`, `projection = "INCLUDE(title, status)"` in `#[gsi(..)]` / `#[lsi(..)]` | what the index holds (default `ALL`), honoured by `create_table`; reading the entity through such an index does not compile (DYNA402): read `.keys_only()` or `.hydrate()` (whole items, in index order) |
 //! | `#[dynamo(crate = "path")]` | where the `dynakey` crate is (any derive; default `::dynakey`) |
 //! | field `#[dynamo(rename = "..")]` | the stored attribute name |
 //! | field `#[dynamo(omit_empty)]` | an empty string or collection is not stored (and leaves a sparse index) |
@@ -59,6 +60,20 @@
 //! | `DynamoTable`: `#[dynamo(overlap(A, B))]` | allow a sort-key prefix overlap of `A` and `B` (DYNA305: a cost, not a wrong result) |
 //! | `DynamoTable`: `#[dynamo(schema = "path")]` | the schema snapshot (default `dynakey/<Table>.schema` in the crate) |
 //! | `DynamoTable`: `#[dynamo(migrations = PATH)]` | a `const &[Migration]` covering changes that would strand stored items |
+//! | field `#[dynamo(validate = path)]` | called as `path(&value) -> Result<(), impl Display>` (a `fn(&T)`, or `fn(&str)` for a `String`), run on the value before every put, and on the value an update or upsert sets (`Option` fields: on the inner value, when set); a refusal is [`Error::Invalid`] and nothing is sent |
+//! | `#[dynamo(validate = path)]` on the entity | called as `path(&self) -> Result<(), impl Display>` before every put |
+//! | field `#[dynamo(created_at)]` | `OffsetDateTime` or `Option<OffsetDateTime>`: the time the item was created; a put writes now unless the value holds one, an update or upsert writes it only when it creates the item (`if_not_exists`) |
+//! | field `#[dynamo(updated_at)]` | `OffsetDateTime` or `Option<OffsetDateTime>`: the time of every put, update and upsert |
+//! | field `#[dynamo(unique)]` | one item per value, held by a guard item written in the same transaction as the item ([`Error::Unique`] when taken) |
+//!
+//! `#[derive(DynamoProjection)]` with `#[dynamo(of = Entity)]` on a struct
+//! of some of the entity's fields (same names, same types or an `Option`
+//! of them; otherwise DYNA119 or rustc's "no field") reads only those
+//! attributes: `db.query(..).project::<P>()` (see
+//! [`query::Projection`]).
+//!
+//! Validation, timestamps and unique values are the data rules: see
+//! [`rules`] for what each write does, with a runnable example.
 //!
 //! Placeholders `<field>` take an optional format: `d<w>` (zero-padded
 //! unsigned), `n<w>` (signed), `n<w>.<p>` (signed decimal), `rev` (reverse
@@ -150,7 +165,7 @@
 //! # });
 //! ```
 
-pub use dynakey_derive::{DynamoEntity, DynamoTable, DynamoUnion, DynamoValue};
+pub use dynakey_derive::{DynamoEntity, DynamoProjection, DynamoTable, DynamoUnion, DynamoValue};
 
 // The table handle and its operations.
 pub use dynakey_runtime::{
@@ -160,9 +175,9 @@ pub use dynakey_runtime::{
 };
 // Entities, keys, key formats and the codec.
 pub use dynakey_runtime::{
-    uuid7, Attr, AttrPath, Entity, EntityMeta, EntityUnion, Global, Item, Key, KeyDecimal, KeyKind,
-    KeyPadded, KeyPartError, KeyReverse, KeySigned, KeyText, Local, PartitionKey, SetMember,
-    SortKeyCondition, SortKeyOp, Table,
+    uuid7, Attr, AttrPath, Entity, EntityMeta, EntityUnion, Global, GlobalPartial, Hydrated, Item,
+    Key, KeyDecimal, KeyKind, KeyPadded, KeyPartError, KeyReverse, KeySigned, KeyText, Local,
+    LocalPartial, PartitionKey, SetMember, SortKeyCondition, SortKeyOp, Table, WholeItems,
 };
 // Conditions and updates.
 pub use dynakey_runtime::{CmpOp, Condition, Field, IntoField, RawExpr, TypedUpdate, Update};
@@ -176,7 +191,7 @@ pub use aws_sdk_dynamodb::primitives::Blob;
 
 // Modules, for what the names above do not cover.
 pub use dynakey_runtime::{
-    codec, design, entity, error, explain, expr, key, obs, ops, query, schema, table, update,
+    codec, design, entity, error, explain, expr, key, obs, ops, query, rules, schema, table, update,
 };
 // A request shown without sending it, and a write's cost.
 pub use dynakey_runtime::{Explain, WriteCost};
@@ -227,8 +242,8 @@ pub use dynakey_runtime::spy;
 /// ```
 pub mod prelude {
     pub use crate::{
-        Condition, Db, DynamoEntity, DynamoTable, DynamoUnion, DynamoValue, Entity, EntityUnion,
-        Error, Result, TypedUpdate,
+        Condition, Db, DynamoEntity, DynamoProjection, DynamoTable, DynamoUnion, DynamoValue,
+        Entity, EntityUnion, Error, Result, TypedUpdate,
     };
 }
 

@@ -42,6 +42,8 @@ pub struct RawIndex {
     pub sparse: bool,
     pub pk_attr: Option<(String, Span)>,
     pub sk_attr: Option<(String, Span)>,
+    /// `projection = "KEYS_ONLY"` / `"INCLUDE(a, b)"` / `"ALL"`.
+    pub projection: Option<TemplateLit>,
 }
 
 /// The key templates of an entity.
@@ -52,8 +54,8 @@ pub struct RawKeys {
     pub indexes: Vec<RawIndex>,
 }
 
-const GSI_OPTIONS: &[&str] = &["pk", "sk", "sparse", "pk_attr", "sk_attr"];
-const LSI_OPTIONS: &[&str] = &["sk", "sk_attr"];
+const GSI_OPTIONS: &[&str] = &["pk", "sk", "sparse", "pk_attr", "sk_attr", "projection"];
+const LSI_OPTIONS: &[&str] = &["sk", "sk_attr", "projection"];
 
 fn unknown(cx: &Ctxt, span: Span, what: &str, found: &str, options: &[&'static str]) {
     let hint = match did_you_mean(found, options.iter().copied()) {
@@ -138,6 +140,7 @@ fn index(cx: &Ctxt, input: ParseStream<'_>, kind: IndexKind) -> syn::Result<RawI
         sparse: false,
         pk_attr: None,
         sk_attr: None,
+        projection: None,
     };
     let options = if kind == IndexKind::Global {
         GSI_OPTIONS
@@ -169,6 +172,7 @@ fn index(cx: &Ctxt, input: ParseStream<'_>, kind: IndexKind) -> syn::Result<RawI
             ("sk", Some(v)) => set(cx, &mut ix.sk, TemplateLit::new(&v, format!("{} sk", ix.name)), &what),
             ("pk_attr", Some(v)) => set(cx, &mut ix.pk_attr, (v.value(), v.span()), &what),
             ("sk_attr", Some(v)) => set(cx, &mut ix.sk_attr, (v.value(), v.span()), &what),
+            ("projection", Some(v)) => set(cx, &mut ix.projection, TemplateLit::new(&v, format!("{} projection", ix.name)), &what),
             _ => cx.error(key.span(), format!("DYNA112: option `{k}` of #[{which}] is malformed\n  = help: write `{k} = \"...\"`, or `sparse` alone")),
         }
     }

@@ -11,8 +11,10 @@ mod keys;
 mod options;
 pub mod snapshot;
 
-pub use keys::{keys, IndexKind, RawKeys, TemplateLit};
-pub use options::{crate_path, entity, field, table, value_container, variant};
+pub use keys::{keys, IndexKind, RawIndex, RawKeys, TemplateLit};
+pub use options::{
+    crate_path, entity, field, projection, table, value_container, variant, FieldOpts,
+};
 
 use crate::ctxt::Ctxt;
 

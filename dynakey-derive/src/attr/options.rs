@@ -46,6 +46,9 @@ pub struct EntityOpts {
     pub discriminator_attr: Option<SpannedValue<String>>,
     pub pk_attr: Option<SpannedValue<String>>,
     pub sk_attr: Option<SpannedValue<String>>,
+    /// `validate = path`: called as `path(&entity)`, returning
+    /// `Result<(), impl Display>`, before every put.
+    pub validate: Option<syn::Path>,
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
 }
@@ -64,6 +67,7 @@ pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<EntityOpts> {
                     "discriminator_attr",
                     "pk_attr",
                     "sk_attr",
+                    "validate",
                     "crate",
                 ],
             )
@@ -83,6 +87,23 @@ pub fn value_container(cx: &Ctxt, input: &DeriveInput, what: &str) {
     if let Err(e) = ValueOpts::from_derive_input(input) {
         report(cx, e, what, &["crate"]);
     }
+}
+
+/// The options of a `DynamoProjection`.
+#[derive(FromDeriveInput, Default)]
+#[darling(attributes(dynamo), default)]
+pub struct ProjectionOpts {
+    /// The entity whose fields the projection holds.
+    pub of: Option<syn::Path>,
+    #[darling(rename = "crate")]
+    pub krate: Option<syn::Path>,
+}
+
+pub fn projection(cx: &Ctxt, input: &DeriveInput) -> ProjectionOpts {
+    ProjectionOpts::from_derive_input(input).unwrap_or_else(|e| {
+        report(cx, e, "a projection", &["of", "crate"]);
+        ProjectionOpts::default()
+    })
 }
 
 /// The options of a `DynamoTable`.
@@ -130,6 +151,15 @@ pub struct FieldOpts {
     /// `default` (the type's `Default`) or `default = "path::to::fn"`: what
     /// an item without the attribute reads as.
     pub default: Option<SpannedValue<Override<syn::Path>>>,
+    /// `validate = path`: called as `path(&value)` (the inner value of an
+    /// `Option`), returning `Result<(), impl Display>`, before every write.
+    pub validate: Option<syn::Path>,
+    /// Set by the runtime when the item is created.
+    pub created_at: Flag,
+    /// Set by the runtime on every write.
+    pub updated_at: Flag,
+    /// One item per value, enforced with guard items.
+    pub unique: Flag,
 }
 
 pub fn field(cx: &Ctxt, f: &syn::Field) -> FieldOpts {
@@ -146,6 +176,10 @@ pub fn field(cx: &Ctxt, f: &syn::Field) -> FieldOpts {
                 "ttl",
                 "version",
                 "default",
+                "validate",
+                "created_at",
+                "updated_at",
+                "unique",
             ],
         );
         FieldOpts::default()

@@ -71,7 +71,14 @@ pub fn fields(cx: &Ctxt, named: &syn::FieldsNamed) -> Vec<Field> {
                 cx.error(d.span(), format!("DYNA112: #[dynamo(default)] on `{name}`, which already reads as absent or default\n  = help: an `Option`, `omit_empty`, `skip` or `version` field needs no default"));
             }
         }
+        let stamp = super::rules::stamp(cx, f, &opts, &name, role, kind);
+        if opts.unique.is_present() {
+            super::rules::unique_type(cx, f, &name, role, kind);
+        }
         out.push(Field {
+            validate: opts.validate.clone(),
+            stamp,
+            unique: opts.unique.is_present(),
             attr: opts
                 .rename
                 .as_ref()

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use proc_macro2::Span;
 
 use crate::attr::{IndexKind, RawKeys};
-use crate::model::{Field, IndexModel, KeyKind, KeyModel};
+use crate::model::{Field, IndexModel, KeyKind, KeyModel, Projection};
 
 use super::keys::KeyCtx;
 
@@ -88,6 +88,7 @@ pub fn indexes(
                     Some(None) => continue,
                     None => None,
                 };
+                let (projection, pk, sk) = projected(ctx, ix, pk, sk);
                 IndexModel {
                     name: ix.name.clone(),
                     kind: KeyKind::Global,
@@ -95,6 +96,7 @@ pub fn indexes(
                     sk,
                     sparse: ix.sparse,
                     snake: sn,
+                    projection,
                 }
             }
             IndexKind::Local => {
@@ -122,13 +124,15 @@ pub fn indexes(
                 pk.kind = KeyKind::Local;
                 pk.fn_name = format!("{sn}_pk");
                 pk.index = Some(ix.name.clone());
+                let (projection, pk, sk) = projected(ctx, ix, pk, Some(sk));
                 IndexModel {
                     name: ix.name.clone(),
                     kind: KeyKind::Local,
                     pk,
-                    sk: Some(sk),
+                    sk,
                     sparse: ix.sparse,
                     snake: sn,
+                    projection,
                 }
             }
         };
@@ -189,4 +193,21 @@ fn snake(name: &str) -> String {
         s.insert(0, 'i');
     }
     s
+}
+
+/// The index's projection, and its keys marked partial when it does not
+/// hold whole items.
+fn projected(
+    ctx: &KeyCtx<'_>,
+    ix: &crate::attr::RawIndex,
+    mut pk: KeyModel,
+    mut sk: Option<KeyModel>,
+) -> (Projection, KeyModel, Option<KeyModel>) {
+    let projection = super::projection::projection(ctx.cx, ix.projection.as_ref(), ctx.fields);
+    let partial = projection != Projection::All;
+    pk.partial = partial;
+    if let Some(k) = &mut sk {
+        k.partial = partial;
+    }
+    (projection, pk, sk)
 }

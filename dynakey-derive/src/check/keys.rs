@@ -7,7 +7,7 @@ use std::ops::Range;
 use crate::attr::TemplateLit;
 use crate::ctxt::Ctxt;
 use crate::model::{Field, KeyKind, KeyModel, KeyRole, Part};
-use crate::render::{did_you_mean, placeholder};
+use crate::render::{field_help, placeholder};
 use crate::template::{scan, Format, Segment};
 use crate::types::TypeKind;
 
@@ -80,23 +80,7 @@ impl KeyCtx<'_> {
                     }
                     let Some(idx) = self.fields.iter().position(|f| f.ident == p.name.as_str())
                     else {
-                        let names = self
-                            .fields
-                            .iter()
-                            .filter(|f| !f.skip())
-                            .map(|f| f.ident.to_string())
-                            .collect::<Vec<_>>();
-                        let help = match did_you_mean(&p.name, names.iter().map(String::as_str)) {
-                            Some(s) => format!("did you mean `{s}`?"),
-                            None => format!(
-                                "the fields are {}",
-                                names
-                                    .iter()
-                                    .map(|n| format!("`{n}`"))
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            ),
-                        };
+                        let help = field_help(&p.name, self.fields);
                         diag(
                             cx,
                             tpl,
@@ -167,6 +151,7 @@ impl KeyCtx<'_> {
                 KeyRole::Partition
             },
             index,
+            partial: false,
         })
     }
 

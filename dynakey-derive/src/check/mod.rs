@@ -7,6 +7,8 @@ mod fields;
 mod indexes;
 mod keys;
 mod others;
+mod projection;
+mod rules;
 mod update;
 
 use std::ops::Range;
@@ -24,7 +26,7 @@ use attrs::check_attrs;
 pub use fields::fields;
 use indexes::indexes;
 use keys::KeyCtx;
-pub use others::{table, union, value};
+pub use others::{projection, table, union, value};
 
 pub fn diag(
     cx: &Ctxt,
@@ -156,6 +158,7 @@ pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<Entity> {
         &indexes,
     );
 
+    rules::entity(cx, &fields, &raw);
     let ttl_attr = fields.iter().find(|f| f.ttl()).map(|f| f.attr.clone());
     if fields.iter().filter(|f| f.version()).count() > 1 {
         cx.error(ident.span(), "DYNA112: more than one #[dynamo(version)] field\n  = help: an entity has one version attribute");
@@ -181,5 +184,6 @@ pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<Entity> {
         fields,
         ttl_attr,
         update,
+        validate: opts.validate.clone(),
     })
 }

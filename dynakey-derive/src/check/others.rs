@@ -69,6 +69,12 @@ pub fn value(cx: &Ctxt, input: &DeriveInput) -> Option<Value> {
             {
                 cx.error(f.span, format!("DYNA112: field `{}`: #[dynamo(serde)], #[dynamo(ttl)] and #[dynamo(version)] are for entity fields, not nested values", f.ident));
             }
+            for f in fields
+                .iter()
+                .filter(|f| f.stamp.is_some() || f.unique || f.validate.is_some())
+            {
+                cx.error(f.span, format!("DYNA112: field `{}`: #[dynamo(created_at)], #[dynamo(updated_at)], #[dynamo(unique)] and #[dynamo(validate)] are for entity fields, not nested values\n  = help: validate a nested value in its entity's validator, #[dynamo(validate = ..)] on the entity", f.ident));
+            }
             (!cx.has_errors()).then_some(Value::Struct { ident, fields })
         }
         Data::Union(_) => {
@@ -200,5 +206,32 @@ pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
         snapshot,
         schema_path,
         migrations: opts.migrations.clone(),
+    })
+}
+
+/// Some fields of an entity: `#[dynamo(of = Entity)]` on a struct with
+/// named fields (the types are checked in the generated code: DYNA119).
+pub fn projection(cx: &Ctxt, input: &DeriveInput) -> Option<crate::model::ProjectionModel> {
+    let opts = attr::projection(cx, input);
+    let named = named_fields(cx, input, "DynamoProjection")?;
+    if !no_generics(cx, input, "DynamoProjection") {
+        return None;
+    }
+    let Some(of) = opts.of else {
+        cx.error(input.ident.span(), format!("DYNA109: projection `{}` does not name its entity\n  = help: add #[dynamo(of = Task)]: the entity whose fields it holds", input.ident));
+        return None;
+    };
+    let fields = named
+        .named
+        .iter()
+        .filter_map(|f| {
+            let inner = crate::types::option_inner(&f.ty).unwrap_or(&f.ty).clone();
+            Some((f.ident.clone()?, inner, f.ty.clone()))
+        })
+        .collect();
+    Some(crate::model::ProjectionModel {
+        ident: input.ident.clone(),
+        of,
+        fields,
     })
 }

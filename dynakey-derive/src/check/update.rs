@@ -5,9 +5,15 @@
 use crate::model::{dedup, Field, IndexModel, KeyModel, MaintainedKey, UpdateModel};
 use crate::types;
 
-/// Whether a new item needs this field: decoding an item without it fails.
+/// Whether a new item needs this field: decoding an item without it fails
+/// (a timestamp the runtime writes is not needed from the update).
 pub fn required(f: &Field) -> bool {
-    !(f.skip() || f.version() || f.optional || f.omit_empty() || types::is_set(&f.inner))
+    !(f.skip()
+        || f.version()
+        || f.optional
+        || f.omit_empty()
+        || f.stamp.is_some()
+        || types::is_set(&f.inner))
 }
 
 pub fn model(

@@ -12,7 +12,7 @@ use quote::{format_ident, quote};
 
 use super::keys::{arg_ty, of_index, opt_str, tpl_const, write_part};
 use super::{private, private_path};
-use crate::model::{Entity, Field, KeyKind, KeyModel, Part};
+use crate::model::{Entity, Field, KeyModel, Part};
 use crate::template::Format;
 use crate::types::TypeKind;
 
@@ -76,16 +76,8 @@ pub fn cond_chain(
     let p = private();
     let full = private_path();
     let ident = &e.ident;
-    let kind = match k.kind {
-        KeyKind::Table => quote!(#full::Table),
-        KeyKind::Global => quote!(#full::Global),
-        KeyKind::Local => quote!(#full::Local),
-    };
-    let kind_short = match k.kind {
-        KeyKind::Table => quote!(Table),
-        KeyKind::Global => quote!(Global),
-        KeyKind::Local => quote!(Local),
-    };
+    let kind_short = format_ident!("{}", k.kind_name());
+    let kind = quote!(#full::#kind_short);
     let camel = camel(&k.fn_name);
     let level = |i: usize| format_ident!("{}{}Cond{}", ident, camel, i);
     let steps: Vec<Step> = k

@@ -7,7 +7,7 @@ use syn::Ident;
 use super::codec::{decode_fields, encode_values};
 use super::keys::{call_text_fn, key_fields, keys, tpl_const};
 use super::{private, scoped};
-use crate::model::{Entity, IndexModel, KeyKind, KeyModel};
+use crate::model::{Entity, IndexModel, KeyKind, KeyModel, Projection, Stamp};
 
 fn key_meta(e: &Entity, k: &KeyModel) -> TokenStream {
     let p = private();
@@ -40,7 +40,15 @@ fn index_meta(e: &Entity, ix: &IndexModel) -> TokenStream {
         None => quote!(#p::None),
     };
     let sparse = ix.sparse;
-    quote!(#p::IndexMeta { name: #name, kind: #kind, pk: #pk, sk: #sk, sparse: #sparse })
+    let projection = match &ix.projection {
+        Projection::All => quote!(#p::IndexProjection::All),
+        Projection::KeysOnly => quote!(#p::IndexProjection::KeysOnly),
+        Projection::Include(fs) => {
+            let attrs = fs.iter().map(|&i| &e.fields[i].attr);
+            quote!(#p::IndexProjection::Include(&[#(#attrs),*]))
+        }
+    };
+    quote!(#p::IndexMeta { name: #name, kind: #kind, pk: #pk, sk: #sk, sparse: #sparse, projection: #projection })
 }
 
 /// The keys of one index as `Option<AttributeValue>` locals, one per key
@@ -142,6 +150,16 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
         Some(a) => quote!(#p::Some(#a)),
         None => quote!(#p::None),
     };
+    let stamp = |s: Stamp| match e.fields.iter().find(|f| f.stamp == Some(s)) {
+        Some(f) => {
+            let a = &f.attr;
+            quote!(#p::Some(#a))
+        }
+        None => quote!(#p::None),
+    };
+    let (created_at, updated_at) = (stamp(Stamp::Created), stamp(Stamp::Updated));
+    let unique = e.fields.iter().filter(|f| f.unique).map(|f| &f.attr);
+    let validate = validate_fn(e);
 
     let pk_attr = &e.pk.attr;
     let pk_call = call_text_fn(e, &e.pk, false);
@@ -183,7 +201,12 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
                 fields: &[#(#field_metas),*],
                 ttl_attr: #ttl,
                 version_attr: #version,
+                created_at: #created_at,
+                updated_at: #updated_at,
+                unique: &[#(#unique),*],
             };
+
+            #validate
 
             fn to_item(&self) -> #p::Result<#p::Item, #p::EncodeError> {
                 #to_item
@@ -271,6 +294,43 @@ fn to_item_body(e: &Entity) -> TokenStream {
     }
 }
 
+/// `fn validate` when a field or the entity has `#[dynamo(validate = ..)]`:
+/// one runtime call per validator.
+fn validate_fn(e: &Entity) -> TokenStream {
+    let p = private();
+    let entity = e.ident.to_string();
+    let mut calls: Vec<TokenStream> = e
+        .fields
+        .iter()
+        .filter_map(|f| {
+            let path = f.validate.as_ref()?;
+            let id = &f.ident;
+            let name = f.name();
+            Some(if f.optional {
+                quote! {
+                    if let #p::Some(__x) = &self.#id {
+                        #p::check_field(#entity, #name, #path(__x))?;
+                    }
+                }
+            } else {
+                quote!(#p::check_field(#entity, #name, #path(&self.#id))?;)
+            })
+        })
+        .collect();
+    if let Some(path) = &e.validate {
+        calls.push(quote!(#p::check_entity(#entity, #path(self))?;));
+    }
+    if calls.is_empty() {
+        return quote!();
+    }
+    quote! {
+        fn validate(&self) -> #p::Result<(), #p::Error> {
+            #(#calls)*
+            #p::Ok(())
+        }
+    }
+}
+
 /// What is emitted next to the errors when the derive fails: an `Entity`
 /// impl, so uses of the type elsewhere do not add errors of their own.
 pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
@@ -292,6 +352,9 @@ pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
                 fields: &[],
                 ttl_attr: #p::None,
                 version_attr: #p::None,
+                created_at: #p::None,
+                updated_at: #p::None,
+                unique: &[],
             };
             fn to_item(&self) -> #p::Result<#p::Item, #p::EncodeError> {
                 ::core::panic!("the DynamoEntity derive failed")

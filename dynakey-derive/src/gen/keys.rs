@@ -5,7 +5,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::Ident;
 
-use crate::model::{Entity, Field, KeyKind, KeyModel, KeyRole, Part};
+use crate::model::{Entity, Field, KeyModel, KeyRole, Part};
 use crate::template::Format;
 use crate::types::TypeKind;
 
@@ -66,13 +66,10 @@ pub fn of_index(k: &KeyModel) -> String {
         .unwrap_or_default()
 }
 
-pub fn kind_ty(k: KeyKind) -> TokenStream {
+pub fn kind_ty(k: &KeyModel) -> TokenStream {
     let p = private();
-    match k {
-        KeyKind::Table => quote!(#p::Table),
-        KeyKind::Global => quote!(#p::Global),
-        KeyKind::Local => quote!(#p::Local),
-    }
+    let kind = format_ident!("{}", k.kind_name());
+    quote!(#p::#kind)
 }
 
 pub fn opt_str(s: &Option<String>) -> TokenStream {
@@ -280,7 +277,7 @@ fn pk_fn(e: &Entity, k: &KeyModel) -> TokenStream {
     let name = format_ident!("{}", k.fn_name);
     let (params, rebinds) = public_params(e, [k]);
     let call = call_text_fn(e, k, true);
-    let kind = kind_ty(k.kind);
+    let kind = kind_ty(k);
     let index = opt_str(&k.index);
     let attr = &k.attr;
     let ident = &e.ident;

@@ -4,6 +4,7 @@ pub mod chain;
 pub mod codec;
 pub mod entity;
 pub mod keys;
+pub mod projection;
 pub mod setters;
 pub mod table;
 pub mod union;

@@ -73,6 +73,14 @@ impl Gen<'_> {
             let store = slot
                 .as_ref()
                 .map(|v| quote!(self.__c.vals.#v = #p::Some(__v);));
+            // A validator runs on the value set; a refusal is sent nowhere.
+            let check = f.validate.as_ref().map(|path| {
+                if f.optional {
+                    quote!(if let #p::Some(__x) = &__v { self.__c.check(#name, #path(__x)); })
+                } else {
+                    quote!(self.__c.check(#name, #path(&__v));)
+                }
+            });
             let set_doc = format!(
                 "Sets `{name}`{}.",
                 if f.optional {
@@ -86,6 +94,7 @@ impl Gen<'_> {
                 #[doc = #set_doc]
                 pub fn #set_fn(mut self, value: impl #p::IntoField<#ty>) -> #ret {
                     let __v: #ty = #p::IntoField::into_field(value);
+                    #check
                     #push
                     #store
                     #body
@@ -120,6 +129,7 @@ impl Gen<'_> {
                 #[doc = #sine_doc]
                 pub fn #sine(mut self, value: impl #p::IntoField<#ty>) -> #ret {
                     let __v: #ty = #p::IntoField::into_field(value);
+                    #check
                     self.__c.with(|__u| __u.set_if_not_exists(#attr, __v));
                     #body
                 }

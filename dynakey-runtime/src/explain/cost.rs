@@ -209,6 +209,22 @@ impl WriteCost {
         c
     }
 
+    /// The write of `action` on an item of `meta`.
+    pub(crate) fn of(meta: &EntityMeta, action: &crate::ops::Action) -> Self {
+        use crate::ops::Action;
+        match action {
+            Action::Put(item) => Self::put(meta, item),
+            Action::Update(_, u) => Self::update(meta, u),
+            Action::Delete(_) => Self::delete(meta),
+            Action::Check(_) => Self::check(),
+        }
+    }
+
+    /// A write of an item in no index (a unique value's guard).
+    pub(crate) fn plain() -> Self {
+        Self::new(None, Vec::new())
+    }
+
     /// A condition check in a transaction: a read, no write units.
     pub(crate) fn check() -> Self {
         let mut c = Self::new(None, Vec::new());

@@ -44,12 +44,17 @@ impl Path {
         self
     }
 
-    /// The top-level attribute the path starts at, when it is a name.
-    pub(crate) fn root(&self) -> Option<&str> {
+    /// The top-level attribute name.
+    pub(crate) fn top(&self) -> Option<&str> {
         match self.0.first() {
             Some(Part::Name(n)) => Some(n),
             _ => None,
         }
+    }
+
+    /// Whether the path is a top-level attribute alone.
+    pub(crate) fn is_top(&self) -> bool {
+        self.0.len() == 1
     }
 
     pub(crate) fn render(&self, cx: &mut Placeholders) -> String {

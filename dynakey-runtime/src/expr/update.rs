@@ -132,10 +132,47 @@ impl Update {
             .map(|(p, _)| p)
             .chain(self.add.iter().map(|(p, _)| p))
             .chain(self.delete.iter().map(|(p, _)| p))
-            .filter_map(|p| p.root())
+            .filter_map(|p| p.top())
             .collect();
-        let removed = self.remove.iter().filter_map(|p| p.root()).collect();
+        let removed = self.remove.iter().filter_map(|p| p.top()).collect();
         Some((set, removed))
+    }
+
+    /// Whether an action writes (into) the top-level attribute `name`.
+    pub(crate) fn touches(&self, name: &str) -> bool {
+        let top = |p: &Path| p.top() == Some(name);
+        self.set.iter().any(|(p, _)| top(p))
+            || self.remove.iter().any(top)
+            || self.add.iter().any(|(p, _)| top(p))
+            || self.delete.iter().any(|(p, _)| top(p))
+    }
+
+    /// What a `SET` or `REMOVE` of the top-level attribute `name` leaves in
+    /// it, given what it held (`old`): `Some(None)` when removed, `None`
+    /// when another action writes it (an increment, an append, ...).
+    pub(crate) fn assigned(
+        &self,
+        name: &str,
+        old: Option<&AttributeValue>,
+    ) -> Option<Option<AttributeValue>> {
+        let whole = |p: &Path| p.top() == Some(name) && p.is_top();
+        if self.remove.iter().any(whole) {
+            return Some(None);
+        }
+        let mut sets = self.set.iter().filter(|(p, _)| whole(p));
+        let out = match sets.next() {
+            Some((_, SetTo::Value(v))) => Some(Some(v.clone())),
+            Some((_, SetTo::IfNotExists(v))) => {
+                Some(Some(old.cloned().unwrap_or_else(|| v.clone())))
+            }
+            _ => None,
+        };
+        let others = self
+            .add
+            .iter()
+            .chain(&self.delete)
+            .any(|(p, _)| p.top() == Some(name));
+        out.filter(|_| sets.next().is_none() && !others)
     }
 
     /// Whether there is nothing to do.

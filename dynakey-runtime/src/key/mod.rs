@@ -18,7 +18,9 @@ pub use cond::{SortKeyCondition, SortKeyOp};
 pub use formats::{KeyDecimal, KeyPadded, KeyPartError, KeyReverse, KeySigned, KeyText};
 pub use reader::KeyReader;
 pub use template::{escape_char, KeyTemplate, PartFormat, TemplatePart};
-pub use typed::{Global, Key, KeyKind, Local, PartitionKey, Table};
+pub use typed::{
+    Global, GlobalPartial, Key, KeyKind, Local, LocalPartial, PartitionKey, Table, WholeItems,
+};
 pub use writer::KeyWriter;
 
 /// The highest character a key may hold; range conditions use it as an upper

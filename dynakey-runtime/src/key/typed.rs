@@ -35,6 +35,37 @@ impl KeyKind for Local {
     const CONSISTENT_READ: bool = true;
 }
 
+/// A key of a global index whose projection is not `ALL` (`KEYS_ONLY`,
+/// `INCLUDE(..)`): its items are not whole, so a typed read of the entity
+/// through it does not compile (DYNA402).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GlobalPartial {}
+/// A key of a local index whose projection is not `ALL` (see
+/// [`GlobalPartial`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LocalPartial {}
+
+impl KeyKind for GlobalPartial {
+    const CONSISTENT_READ: bool = false;
+}
+impl KeyKind for LocalPartial {
+    const CONSISTENT_READ: bool = true;
+}
+
+/// Keys through which a read returns whole items: the table's, and those of
+/// indexes projecting `ALL`. Reading the entity (or a union) through an
+/// index that holds less is DYNA402; read its keys (`keys_only()`) or the
+/// whole items behind them (`hydrate()`).
+#[diagnostic::on_unimplemented(
+    message = "DYNA402: this index does not hold whole items (its projection is KEYS_ONLY or INCLUDE), so they cannot be decoded as the entity",
+    label = "a read of the entity through a partial index",
+    note = "read the keys with `.keys_only()`, or the whole items behind them, in index order, with `.hydrate()`; or declare projection = \"ALL\" on the index"
+)]
+pub trait WholeItems: KeyKind {}
+impl WholeItems for Table {}
+impl WholeItems for Global {}
+impl WholeItems for Local {}
+
 /// The full table key of one item of `E`: what get, delete and update take.
 ///
 /// Built by the generated `E::key(..)`.

@@ -83,13 +83,13 @@ impl<E: Entity> Delete<E> {
     }
 
     /// The delete as an action of a transaction.
-    pub(crate) fn into_write(self) -> Write {
-        Write {
+    pub(crate) fn into_write(self) -> Result<Write, Error> {
+        Ok(Write {
             cost: WriteCost::delete(E::META),
             target: key_ref(&self.key),
             action: Action::Delete(self.key.to_attributes()),
             opts: self.opts,
-        }
+        })
     }
 
     fn request(&self) -> Result<DeleteItemInputBuilder, Error> {
@@ -154,6 +154,13 @@ impl<E: Entity> Delete<E> {
 
     /// Sends the delete.
     pub async fn send(self) -> Result<Option<E>, Error> {
+        if !E::META.unique.is_empty() {
+            let (key, target) = (self.key.to_attributes(), key_ref(&self.key));
+            let old =
+                crate::rules::unique::delete::<E>(&self.db, key, target, self.opts.cond).await?;
+            let asked = self.opts.ret == Some(ReturnValue::AllOld);
+            return decode_opt(old.as_ref().filter(|_| asked));
+        }
         let req = self.request()?;
         traced_send!(
             "DeleteItem",

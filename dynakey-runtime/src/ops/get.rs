@@ -5,12 +5,14 @@ use std::fmt;
 use aws_sdk_dynamodb::operation::get_item::builders::GetItemInputBuilder;
 use aws_sdk_dynamodb::operation::get_item::GetItemInput;
 
-use super::{build_err, decode_opt, into_future, traced_send};
+use super::{build_err, decode_opt, into_future, non_empty, traced_send};
 use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::Error;
 use crate::explain::Explain;
+use crate::expr::Placeholders;
 use crate::key::Key;
+use crate::query::Projection;
 
 /// A get; `.await` it for `Option<E>`.
 ///
@@ -115,6 +117,30 @@ impl<E: Entity> Get<E> {
             },
             Error::from_sdk
         )
+    }
+
+    /// Reads only the fields of the projection `P` (a
+    /// `ProjectionExpression` of its attributes; see
+    /// [`Projection`](crate::query::Projection)).
+    pub async fn project<P: Projection<Entity = E>>(self) -> Result<Option<P>, Error> {
+        let mut cx = Placeholders::default();
+        let names: Vec<String> = P::attrs().into_iter().map(|a| cx.name(a)).collect();
+        let out = self
+            .db
+            .client
+            .get_item()
+            .table_name(&*self.db.table)
+            .set_key(Some(self.key.to_attributes()))
+            .set_consistent_read(self.consistent.then_some(true))
+            .projection_expression(names.join(", "))
+            .set_expression_attribute_names(cx.names())
+            .send()
+            .await
+            .map_err(|e| Error::from_sdk(e, self.db.sdk_attempts()))?;
+        non_empty(out.item())
+            .map(P::from_item)
+            .transpose()
+            .map_err(Error::from)
     }
 }
 

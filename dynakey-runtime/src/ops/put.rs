@@ -17,6 +17,7 @@ use crate::entity::Entity;
 use crate::error::Error;
 use crate::explain::{Explain, WriteCost};
 use crate::expr::Condition;
+use crate::rules::unique;
 
 /// A put; `.await` (or [`Put::send`]) it. Resolves to the old item when
 /// [`Put::return_old`] was asked, else `None`. In a transaction,
@@ -188,6 +189,13 @@ impl<E: Entity> Put<E> {
 
     /// Sends the put.
     pub async fn send(self) -> Result<Option<E>, Error> {
+        if !E::META.unique.is_empty() {
+            let db = self.db.clone();
+            let (item, opts) = self.into_parts()?;
+            let old = unique::put::<E>(&db, item, opts.cond).await?;
+            let asked = opts.ret == Some(ReturnValue::AllOld);
+            return decode_opt(old.as_ref().filter(|_| asked));
+        }
         let (db, req, _) = self.request()?;
         traced_send!(
             "PutItem",

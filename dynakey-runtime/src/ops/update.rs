@@ -19,6 +19,7 @@ use crate::error::Error;
 use crate::explain::{Explain, WriteCost};
 use crate::expr::{Condition, Update};
 use crate::key::Key;
+use crate::rules::unique;
 
 /// An update; `.await` it. Resolves to the item after (`return_new`) or
 /// before (`return_old`) the update when asked. Built by [`Db::update`]
@@ -132,6 +133,26 @@ impl<E: Entity> UpdateItem<E> {
         decode_opt(attrs.as_ref())
     }
 
+    /// An update that changes a unique field: the item's update and its
+    /// guards' moves in one transaction (see [`crate::rules`]).
+    async fn send_unique(self) -> Result<Option<Item>, Error> {
+        let (key, update) = self.built?;
+        let ret = self.opts.ret;
+        if !matches!(ret, None | Some(ReturnValue::AllOld | ReturnValue::AllNew)) {
+            return Err(Error::refused(
+                "an update of a unique field returns the whole item or nothing",
+            ));
+        }
+        let (attrs, target) = (key.to_attributes(), key_ref(&key));
+        let old =
+            unique::update::<E>(&self.db, attrs.clone(), target, update, self.opts.cond).await?;
+        match ret {
+            Some(ReturnValue::AllOld) => Ok(old),
+            Some(ReturnValue::AllNew) => unique::read_item(&self.db, &attrs).await,
+            _ => Ok(None),
+        }
+    }
+
     fn request(self) -> Result<(Db, UpdateItemInputBuilder, WriteCost), Error> {
         let (key, update) = self.built?;
         let x = render(Some(&update), self.opts.cond.as_ref())?;
@@ -208,6 +229,11 @@ impl<E: Entity> UpdateItem<E> {
     /// Sends the update; resolves to the returned attributes as they come
     /// (any return-values setting, the partial `UPDATED_*` ones included).
     pub async fn send_raw(self) -> Result<Option<Item>, Error> {
+        let unique =
+            matches!(&self.built, Ok((_, u)) if E::META.unique.iter().any(|a| u.touches(a)));
+        if unique {
+            return self.send_unique().await;
+        }
         let (db, req, _) = self.request()?;
         traced_send!(
             "UpdateItem",

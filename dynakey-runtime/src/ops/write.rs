@@ -49,7 +49,7 @@ pub(crate) struct Write {
 }
 
 /// The four kinds of action.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) enum Action {
     Put(Item),
     Update(Item, Update),

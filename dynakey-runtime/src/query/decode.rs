@@ -11,7 +11,7 @@ use crate::codec::{AttrPath, DecodeError, Item};
 use crate::entity::{Entity, EntityMeta};
 use crate::error::Error;
 use crate::expr::Condition;
-use crate::key::Key;
+use crate::key::{Key, KeyKind, WholeItems};
 use crate::union::EntityUnion;
 
 /// Turns the items a read returns into results: [`Typed`] (the default),
@@ -49,27 +49,35 @@ pub trait Decoder: Clone + Send + Sync + 'static {
     fn decode(&self, item: &Item) -> Result<Option<Self::Out>, Error>;
 }
 
+/// `Default`, `Clone` and `Debug` of a decoder that is a type marker.
+macro_rules! marker_impls {
+    ($name:ident) => {
+        impl<E> Default for $name<E> {
+            fn default() -> Self {
+                $name(PhantomData)
+            }
+        }
+
+        impl<E> Clone for $name<E> {
+            fn clone(&self) -> Self {
+                $name(PhantomData)
+            }
+        }
+
+        impl<E> std::fmt::Debug for $name<E> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(stringify!($name))
+            }
+        }
+    };
+}
+pub(super) use marker_impls;
+
 /// Reads items as entity `E`; a filter on the discriminator leaves the
 /// other types out (see [`Decoder`]).
 pub struct Typed<E>(PhantomData<fn() -> E>);
 
-impl<E> Default for Typed<E> {
-    fn default() -> Self {
-        Typed(PhantomData)
-    }
-}
-
-impl<E> Clone for Typed<E> {
-    fn clone(&self) -> Self {
-        Typed(PhantomData)
-    }
-}
-
-impl<E> fmt::Debug for Typed<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Typed")
-    }
-}
+marker_impls!(Typed);
 
 fn discriminator_filter(meta: &'static EntityMeta) -> Condition {
     Condition::attr(meta.discriminator_attr).eq(meta.discriminator)
@@ -108,23 +116,7 @@ impl<E: Entity> Decoder for Typed<E> {
 /// ```
 pub struct KeysOnly<E>(PhantomData<fn() -> E>);
 
-impl<E> Default for KeysOnly<E> {
-    fn default() -> Self {
-        KeysOnly(PhantomData)
-    }
-}
-
-impl<E> Clone for KeysOnly<E> {
-    fn clone(&self) -> Self {
-        KeysOnly(PhantomData)
-    }
-}
-
-impl<E> fmt::Debug for KeysOnly<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("KeysOnly")
-    }
-}
+marker_impls!(KeysOnly);
 
 impl<E: Entity> Decoder for KeysOnly<E> {
     type Out = Key<E>;
@@ -237,3 +229,11 @@ impl<U: EntityUnion> Decoder for AnyOf<U> {
         }
     }
 }
+
+/// A decoder that can read items through keys of kind `K`: any decoder
+/// through keys of whole items, only [`KeysOnly`] through a partial index
+/// (DYNA402, see [`WholeItems`]).
+pub trait ReadFrom<K: KeyKind>: Decoder {}
+impl<E: Entity, K: KeyKind> ReadFrom<K> for KeysOnly<E> {}
+impl<E: Entity, K: WholeItems> ReadFrom<K> for Typed<E> {}
+impl<U: EntityUnion, K: WholeItems> ReadFrom<K> for AnyOf<U> {}

@@ -240,7 +240,10 @@ impl<E: Entity, K: KeyKind, D: Decoder> FanOut<E, K, D> {
     }
 
     /// Every matching item, merged in sort-key order, up to the limit.
-    pub async fn all(&self) -> Result<Vec<D::Out>, Error> {
+    pub async fn all(&self) -> Result<Vec<D::Out>, Error>
+    where
+        D: super::ReadFrom<K>,
+    {
         if self.queries.is_empty() {
             return Ok(Vec::new());
         }
@@ -248,7 +251,10 @@ impl<E: Entity, K: KeyKind, D: Decoder> FanOut<E, K, D> {
     }
 
     /// One page in merged order, starting at `cursor` (`None` first).
-    pub async fn page(&self, cursor: Option<&str>) -> Result<Page<D::Out>, Error> {
+    pub async fn page(&self, cursor: Option<&str>) -> Result<Page<D::Out>, Error>
+    where
+        D: super::ReadFrom<K>,
+    {
         if self.queries.is_empty() {
             return Ok(Page {
                 items: Vec::new(),
@@ -262,7 +268,10 @@ impl<E: Entity, K: KeyKind, D: Decoder> FanOut<E, K, D> {
     /// order without reading everything first: each partition is read a
     /// page at a time, when the merge needs its next item, and the first
     /// pages are fetched concurrently.
-    pub fn stream(self) -> impl Stream<Item = Result<D::Out, Error>> + Send + 'static {
+    pub fn stream(self) -> impl Stream<Item = Result<D::Out, Error>> + Send + 'static
+    where
+        D: super::ReadFrom<K>,
+    {
         let pager = if self.queries.is_empty() {
             None
         } else {

@@ -4,8 +4,8 @@
 //! their keys in a new index from a backfill migration.
 
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, CreateGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate, Projection,
-    ProjectionType, ScalarAttributeType,
+    AttributeDefinition, CreateGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate,
+    ScalarAttributeType,
 };
 
 use crate::db::Db;
@@ -94,11 +94,7 @@ impl Db {
             let create = CreateGlobalSecondaryIndexAction::builder()
                 .index_name(*name)
                 .set_key_schema(Some(key_schema(pk, *sk)?))
-                .projection(
-                    Projection::builder()
-                        .projection_type(ProjectionType::All)
-                        .build(),
-                )
+                .projection(plan.projection(name))
                 .build()
                 .map_err(build_err)?;
             req.global_secondary_index_updates(

@@ -41,10 +41,11 @@ impl Db {
     /// moved item is stored with the next version. A move to the same key is
     /// a put of an existing item under the same lock.
     pub async fn move_item<E: Entity>(&self, from: Key<E>, to: &E) -> Result<(), Error> {
+        crate::rules::unique::refuse_in::<E>("a move")?;
         if to.item_key()? == from {
             return self.put(to).if_exists().send().await.map(|_| ());
         }
-        let mut item = to.to_item()?;
+        let mut item = crate::rules::put_item(to)?;
         let mut lock = Condition::attr(E::META.pk.attr).exists();
         if let Some(attr) = E::META.version_attr {
             let (version, next) = bump_version(&item, attr)?;

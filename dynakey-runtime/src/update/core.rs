@@ -165,6 +165,17 @@ impl<E, V> UpdateCore<E, V> {
         self.cond = Some(Condition::join(self.cond.take(), c));
     }
 
+    /// Keeps a field validator's refusal of the value set; it is returned
+    /// when the update is sent, instead of sending it.
+    pub fn check<M: std::fmt::Display>(&mut self, field: &'static str, r: Result<(), M>)
+    where
+        E: crate::entity::Entity,
+    {
+        if let Err(e) = crate::rules::check_field(E::META.type_name, field, r) {
+            self.err.get_or_insert(e);
+        }
+    }
+
     /// The key, the update and the condition, or the first error met.
     pub fn finish(self) -> Result<UpdateParts<E>, Error> {
         if let Some(e) = self.err {

@@ -337,7 +337,7 @@ fn err_name(e: Error) -> String {
     }
 }
 
-fn pending_pks() -> Result<Vec<dynakey::PartitionKey<QueuedJob, impl dynakey::KeyKind>>, Error> {
+fn pending_pks() -> Result<Vec<dynakey::PartitionKey<QueuedJob, impl dynakey::WholeItems>>, Error> {
     Ok((0..SHARDS)
         .map(QueuedJob::gsi2_pk)
         .collect::<Result<Vec<_>, _>>()?)

@@ -12,6 +12,7 @@
 mod changes;
 mod evolution;
 mod intro;
+mod rules;
 mod updates;
 mod whole_api;
 
@@ -46,6 +47,7 @@ fn sources() -> Vec<String> {
         include_str!("updates.rs"),
         include_str!("evolution.rs"),
         include_str!("changes.rs"),
+        include_str!("rules.rs"),
         // The Observability and Cost sections, run in the production tests.
         include_str!("../production/readme.rs"),
     ]

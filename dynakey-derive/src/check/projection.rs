@@ -1,0 +1,56 @@
+//! What an index holds: `projection = "ALL" | "KEYS_ONLY" | "INCLUDE(a, b)"`
+//! on `#[gsi(..)]` / `#[lsi(..)]`, with the included names checked against
+//! the fields (DYNA118).
+
+use crate::attr::TemplateLit;
+use crate::ctxt::Ctxt;
+use crate::model::{Field, Projection};
+use crate::render::field_help;
+
+use super::diag;
+
+pub fn projection(cx: &Ctxt, tpl: Option<&TemplateLit>, fields: &[Field]) -> Projection {
+    let Some(t) = tpl else {
+        return Projection::All;
+    };
+    let text = t.text.as_str();
+    match text.trim() {
+        "ALL" => return Projection::All,
+        "KEYS_ONLY" => return Projection::KeysOnly,
+        _ => {}
+    }
+    let body = text
+        .trim_end()
+        .strip_suffix(')')
+        .and_then(|s| s.trim_start().strip_prefix("INCLUDE("));
+    let Some(body) = body else {
+        diag(cx, t, "DYNA118", "an index projection is `ALL`, `KEYS_ONLY` or `INCLUDE(field, ..)`".into(), 0..text.len(), Some("write projection = \"KEYS_ONLY\", or projection = \"INCLUDE(title, status)\" with the fields to copy into the index".into()));
+        return Projection::All;
+    };
+    let start = text.find('(').map_or(0, |i| i + 1);
+    let mut out = Vec::new();
+    let mut at = start;
+    for part in body.split(',') {
+        let name = part.trim();
+        let from = at + (part.len() - part.trim_start().len());
+        at += part.len() + 1;
+        let stored = fields.iter().position(|f| f.name() == name && !f.skip());
+        match stored {
+            Some(i) if !out.contains(&i) => out.push(i),
+            Some(_) => {}
+            None => {
+                let help = field_help(name, fields);
+                let range = from..(from + name.len()).max(from + 1).min(text.len());
+                diag(
+                    cx,
+                    t,
+                    "DYNA118",
+                    format!("the projection includes `{name}`, which is no stored field"),
+                    range,
+                    Some(help),
+                );
+            }
+        }
+    }
+    Projection::Include(out)
+}

@@ -1,0 +1,35 @@
+//! `#[derive(DynamoProjection)]`: some fields of an entity, each checked
+//! against the entity's typed attribute handle (its name and type, DYNA119)
+//! and read from the attribute the entity stores it in.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use super::private;
+use crate::model::ProjectionModel;
+
+pub fn expand(m: &ProjectionModel) -> TokenStream {
+    let p = private();
+    let ident = &m.ident;
+    let of = &m.of;
+    // At the field's type, so DYNA119 points at it.
+    let attrs = m.fields.iter().map(|(id, inner, _)| {
+        quote_spanned!(inner.span()=> #p::same_field::<#inner, _>(&<#of>::attrs().#id))
+    });
+    let decode = m.fields.iter().map(|(id, _, ty)| {
+        quote!(#id: #p::decode_field::<#ty>(__item, <#of>::attrs().#id.name(), &__path)?)
+    });
+    quote! {
+        impl #p::Projection for #ident {
+            type Entity = #of;
+            fn attrs() -> ::std::vec::Vec<&'static str> {
+                ::std::vec![#(#attrs),*]
+            }
+            fn from_item(__item: &#p::Item) -> #p::Result<Self, #p::DecodeError> {
+                let __path = #p::AttrPath::root("");
+                #p::Ok(Self { #(#decode),* })
+            }
+        }
+    }
+}

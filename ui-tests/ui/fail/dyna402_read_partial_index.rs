@@ -1,0 +1,21 @@
+// An index that does not hold whole items cannot be read as the entity:
+// read its keys, or hydrate the whole items behind them.
+use dynakey::{Db, DynamoEntity};
+
+#[derive(DynamoEntity)]
+#[dynamo(entity = "TASK")]
+#[pk("TASK#<id>")]
+#[gsi("GSI1", pk = "OWNER#<owner>", sk = "TASK#<id>", projection = "KEYS_ONLY")]
+struct Task {
+    id: String,
+    owner: String,
+    body: String,
+}
+
+async fn read(db: &Db) {
+    let _ = db.query(Task::gsi1_pk("ann").unwrap()).all().await;
+}
+
+fn main() {
+    let _ = read;
+}
