@@ -23,6 +23,7 @@
 
 #[doc(hidden)]
 pub mod drift;
+mod marks;
 mod migration;
 mod runner;
 mod snapshot;

@@ -18,6 +18,7 @@ use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use super::marks::{decode_start, encode_start, Marks};
 use super::migration::{Kind, Migration, Rekeyed};
 use crate::codec::Item;
 use crate::db::Db;
@@ -150,74 +151,6 @@ async fn key_attrs(db: &Db) -> Result<(String, Option<String>), Error> {
     }
     pk.map(|pk| (pk, sk))
         .ok_or_else(|| Error::refused("the table has no partition key"))
-}
-
-/// The checkpoint items of one table.
-struct Marks {
-    pk: String,
-    sk: Option<String>,
-}
-
-const MARK_PK: &str = "_dynakey#migration";
-
-impl Marks {
-    fn key(&self, step: &str, what: &str) -> Item {
-        let mut k = Item::new();
-        match &self.sk {
-            Some(sk) => {
-                k.insert(self.pk.clone(), AttributeValue::S(MARK_PK.into()));
-                k.insert(sk.clone(), AttributeValue::S(format!("{step}#{what}")));
-            }
-            None => {
-                k.insert(
-                    self.pk.clone(),
-                    AttributeValue::S(format!("{MARK_PK}#{step}#{what}")),
-                );
-            }
-        }
-        k
-    }
-
-    fn is_mark(&self, item: &Item) -> bool {
-        matches!(item.get(&self.pk), Some(AttributeValue::S(s)) if s.starts_with(MARK_PK))
-    }
-
-    async fn get(&self, db: &Db, step: &str, what: &str) -> Result<Option<Item>, Error> {
-        let out = db
-            .client()
-            .get_item()
-            .table_name(db.table_name())
-            .set_key(Some(self.key(step, what)))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(|e| Error::from_sdk(e, 1))?;
-        Ok(out.item)
-    }
-
-    async fn put(&self, db: &Db, step: &str, what: &str, attrs: Item) -> Result<(), Error> {
-        let mut item = self.key(step, what);
-        item.extend(attrs);
-        db.client()
-            .put_item()
-            .table_name(db.table_name())
-            .set_item(Some(item))
-            .send()
-            .await
-            .map_err(|e| Error::from_sdk(e, 1))?;
-        Ok(())
-    }
-}
-
-/// A scan position as text, and back.
-fn encode_start(k: &Item) -> String {
-    serde_json::to_string(&serde_dynamo::Item::from(k.clone())).unwrap_or_default()
-}
-
-fn decode_start(s: &str) -> Option<Item> {
-    serde_json::from_str::<serde_dynamo::Item>(s)
-        .ok()
-        .map(Into::into)
 }
 
 fn units(item: &Item) -> u64 {
