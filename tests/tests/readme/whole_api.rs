@@ -18,6 +18,7 @@ enum UserPartition { Member(Member), Membership(Membership) }
 let backend = local::from_env()?;               // embedded engine, or DYNAKEY_ENDPOINT
 let db = backend.db("groups");                  // any aws_sdk_dynamodb::Client works: Db::new(client, "groups")
 db.create_table(Groups::ENTITIES).await?;       // key schema, GSIs, LSIs, TTL, idempotent
+for g in ["admins", "staff"] { db.delete(Membership::key("alice", g)?).await?; } // not in the README: setup (a server may hold an earlier run's items)
 db.put(&Member { user_id: "alice".into(), name: "alice".into() }).await?; // not in the README: setup
 db.put(&Team { group_id: "staff".into(), title: "Staff".into() }).await?; // not in the README: setup
 
