@@ -151,6 +151,45 @@ pub(crate) fn type_of(v: &AttributeValue) -> &'static str {
     }
 }
 
+/// The DynamoDB type letter a field of Rust type `ty` (as written, without
+/// spaces: `Option<Vec<String>>`) is stored as, for a design without an
+/// example value: numbers `N`, `bool` `BOOL`, text, uuids and times `S`,
+/// bytes `B`, sets of text or numbers `SS`/`NS`, other lists `L`, maps `M`.
+/// `ttl` fields are epoch seconds (`N`). A type of the user's own could be a
+/// unit enum (text) or a struct (a map): it is drawn as text.
+pub(crate) fn type_of_rust(ty: &str, ttl: bool) -> &'static str {
+    if ttl {
+        return "N";
+    }
+    let (outer, inner) = match ty.split_once('<') {
+        Some((o, rest)) => (
+            o.rsplit("::").next().unwrap_or(o),
+            rest.strip_suffix('>').unwrap_or(rest),
+        ),
+        None => (ty.rsplit("::").next().unwrap_or(ty), ""),
+    };
+    const NUMBERS: &[&str] = &[
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+        "f32", "f64", "Decimal",
+    ];
+    match outer {
+        "Option" | "Box" => type_of_rust(inner, false),
+        o if NUMBERS.contains(&o) => "N",
+        "bool" => "BOOL",
+        "String" | "str" | "Uuid" | "Date" | "OffsetDateTime" | "PrimitiveDateTime" | "Time" => "S",
+        "Blob" | "Bytes" => "B",
+        "Vec" if inner == "u8" => "B",
+        "HashSet" | "BTreeSet" => match type_of_rust(inner, false) {
+            "N" => "NS",
+            "B" => "BS",
+            _ => "SS",
+        },
+        "Vec" | "VecDeque" => "L",
+        "HashMap" | "BTreeMap" => "M",
+        _ => "S",
+    }
+}
+
 /// At most `max` characters of `s`, with `…` when cut.
 pub(crate) fn clip(s: &str, max: usize) -> String {
     match s.char_indices().nth(max) {
@@ -193,5 +232,26 @@ mod tests {
         assert_eq!(value(&m), "{a: \"x\", b: 2}");
         assert_eq!(value(&AttributeValue::Ss(vec!["p".into()])), "{\"p\"}");
         assert_eq!(type_of(&m), "M");
+    }
+
+    #[test]
+    fn rust_types_map_to_dynamodb_types() {
+        for (ty, want) in [
+            ("String", "S"),
+            ("Option<u32>", "N"),
+            ("rust_decimal::Decimal", "N"),
+            ("bool", "BOOL"),
+            ("uuid::Uuid", "S"),
+            ("Option<OffsetDateTime>", "S"),
+            ("Vec<u8>", "B"),
+            ("HashSet<String>", "SS"),
+            ("BTreeSet<i64>", "NS"),
+            ("Vec<String>", "L"),
+            ("HashMap<String,u32>", "M"),
+            ("Status", "S"),
+        ] {
+            assert_eq!(type_of_rust(ty, false), want, "{ty}");
+        }
+        assert_eq!(type_of_rust("Option<OffsetDateTime>", true), "N");
     }
 }

@@ -27,7 +27,7 @@ use time::OffsetDateTime;
 
 use super::analysis::{discriminator_attr, indexes, key_attrs, table_key};
 use super::json::{self, Json};
-use super::text::type_of;
+use super::text::{type_of, type_of_rust};
 use super::TableDesign;
 use crate::entity::IndexKind;
 
@@ -82,11 +82,10 @@ fn non_key_attributes(d: &TableDesign) -> Vec<(&'static str, &'static str)> {
     }
     for e in &d.entities {
         for f in e.meta.fields {
-            let ty = e
-                .examples
-                .iter()
-                .find_map(|it| it.get(f.attr))
-                .map_or("S", type_of);
+            let ty = e.examples.iter().find_map(|it| it.get(f.attr)).map_or_else(
+                || type_of_rust(f.ty, e.meta.ttl_attr == Some(f.attr)),
+                type_of,
+            );
             add(f.attr, ty);
         }
     }
