@@ -380,3 +380,68 @@ fn the_checker_rejects_what_the_format_forbids() {
         .push(facet);
     assert!(check(&two).iter().any(|e| e.contains("unique")));
 }
+
+/// A `KEYS_ONLY` or `INCLUDE` index is drawn with the projection
+/// `create_table` gives it (the discriminator included), and a field no
+/// example holds gets its type from its Rust type.
+#[test]
+fn projections_and_types_come_from_the_code() {
+    use dynakey::design::TableDesign;
+    use dynakey::{DynamoEntity, Entity};
+
+    #[derive(DynamoEntity)]
+    #[dynamo(entity = "TASK")]
+    #[pk("TASK#<id>")]
+    #[gsi(
+        "GSI1",
+        pk = "OWNER#<owner>",
+        sk = "TASK#<id>",
+        projection = "INCLUDE(title)"
+    )]
+    #[gsi(
+        "GSI2",
+        pk = "STATE#<state>",
+        sk = "TASK#<id>",
+        projection = "KEYS_ONLY"
+    )]
+    struct Task {
+        id: String,
+        owner: String,
+        state: String,
+        title: String,
+        points: u32,
+        done: bool,
+    }
+
+    let model: Value =
+        serde_json::from_str(&TableDesign::from_metas("tasks", &[Task::META]).workbench()).unwrap();
+    let table = &model["DataModel"][0];
+    let gsis = table["GlobalSecondaryIndexes"].as_array().unwrap();
+    let proj = |name: &str| {
+        gsis.iter()
+            .find(|g| g["IndexName"] == name)
+            .map(|g| g["Projection"].clone())
+            .unwrap()
+    };
+    assert_eq!(
+        proj("GSI1"),
+        json!({"ProjectionType": "INCLUDE", "NonKeyAttributes": ["_type", "title"]})
+    );
+    assert_eq!(
+        proj("GSI2"),
+        json!({"ProjectionType": "INCLUDE", "NonKeyAttributes": ["_type"]})
+    );
+    let ty = |name: &str| {
+        table["NonKeyAttributes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["AttributeName"] == name)
+            .map(|a| a["AttributeType"].clone())
+            .unwrap()
+    };
+    assert_eq!(
+        (ty("points"), ty("done"), ty("title")),
+        (json!("N"), json!("BOOL"), json!("S"))
+    );
+}

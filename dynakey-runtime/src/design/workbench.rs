@@ -92,6 +92,24 @@ fn non_key_attributes(d: &TableDesign) -> Vec<(&'static str, &'static str)> {
     out
 }
 
+/// An index's `Projection`: `ALL`, or `INCLUDE` with its attributes.
+fn projection(plan: Option<&crate::table::Plan>, name: &str) -> Json {
+    let Some(p) = plan.map(|p| p.projection(name)) else {
+        return Json::obj([("ProjectionType", Json::str("ALL"))]);
+    };
+    let ty = p.projection_type().map_or("ALL", |t| t.as_str());
+    match p.non_key_attributes() {
+        [] => Json::obj([("ProjectionType", Json::Str(ty.to_owned()))]),
+        attrs => Json::obj([
+            ("ProjectionType", Json::Str(ty.to_owned())),
+            (
+                "NonKeyAttributes",
+                Json::Arr(attrs.iter().map(|a| Json::Str(a.clone())).collect()),
+            ),
+        ]),
+    }
+}
+
 /// The model as JSON text.
 pub(crate) fn model(d: &TableDesign) -> String {
     let (pk, sk) = table_key(d);
@@ -150,6 +168,8 @@ pub(crate) fn model(d: &TableDesign) -> String {
         ]));
     }
     let ixs = indexes(d);
+    // The projections `create_table` would give the indexes.
+    let plan = crate::table::Plan::from_metas(&d.metas()).ok();
     let index_json = |k: IndexKind| -> Vec<Json> {
         ixs.iter()
             .filter(|ix| ix.kind == k)
@@ -157,10 +177,7 @@ pub(crate) fn model(d: &TableDesign) -> String {
                 Json::obj([
                     ("IndexName", Json::str(ix.name)),
                     ("KeyAttributes", key_attributes(ix.pk_attr, ix.sk_attr)),
-                    (
-                        "Projection",
-                        Json::obj([("ProjectionType", Json::str("ALL"))]),
-                    ),
+                    ("Projection", projection(plan.as_ref(), ix.name)),
                 ])
             })
             .collect()
