@@ -401,7 +401,7 @@ fn projections_and_types_come_from_the_code() {
     #[gsi(
         "GSI2",
         pk = "STATE#<state>",
-        sk = "TASK#<id>",
+        sk = "<id>",
         projection = "KEYS_ONLY"
     )]
     struct Task {
