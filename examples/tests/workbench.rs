@@ -398,12 +398,7 @@ fn projections_and_types_come_from_the_code() {
         sk = "TASK#<id>",
         projection = "INCLUDE(title)"
     )]
-    #[gsi(
-        "GSI2",
-        pk = "STATE#<state>",
-        sk = "<id>",
-        projection = "KEYS_ONLY"
-    )]
+    #[gsi("GSI2", pk = "STATE#<state>", sk = "<id>", projection = "KEYS_ONLY")]
     struct Task {
         id: String,
         owner: String,
@@ -443,5 +438,39 @@ fn projections_and_types_come_from_the_code() {
     assert_eq!(
         (ty("points"), ty("done"), ty("title")),
         (json!("N"), json!("BOOL"), json!("S"))
+    );
+}
+
+/// The Markdown design says what a partial index holds.
+#[test]
+fn the_markdown_says_what_an_index_projects() {
+    use dynakey::design::TableDesign;
+    use dynakey::{DynamoEntity, Entity};
+
+    #[derive(DynamoEntity)]
+    #[dynamo(entity = "NOTE")]
+    #[pk("NOTE#<id>")]
+    #[gsi(
+        "GSI1",
+        pk = "OWNER#<owner>",
+        sk = "NOTE#<id>",
+        projection = "INCLUDE(title)"
+    )]
+    #[gsi("GSI2", pk = "DAY#<day>", sk = "<id>", projection = "KEYS_ONLY")]
+    struct Note {
+        id: String,
+        owner: String,
+        day: String,
+        title: String,
+    }
+
+    let md = TableDesign::from_metas("notes", &[Note::META]).markdown();
+    assert!(
+        md.contains("projecting the keys, the discriminator and `title` (`INCLUDE`)"),
+        "{md}"
+    );
+    assert!(
+        md.contains("projecting the keys and the discriminator (`KEYS_ONLY`)"),
+        "{md}"
     );
 }

@@ -270,9 +270,40 @@ pub(crate) fn index_line(ix: &IndexInfo<'_>) -> String {
         IndexKind::Local => "the table's partitions; consistent reads allowed",
     };
     format!(
-        "A {} index on {keys}, projecting every attribute; {read}.",
-        kind(ix.kind)
+        "A {} index on {keys}, projecting {}; {read}.",
+        kind(ix.kind),
+        projecting(ix)
     )
+}
+
+/// What an index holds of each item, merged over the entities that write
+/// it as `create_table` merges them: every attribute if one projects all,
+/// else the keys, the discriminator and the attributes they include.
+fn projecting(ix: &IndexInfo<'_>) -> String {
+    use crate::entity::IndexProjection as P;
+    let mut included: Vec<&str> = Vec::new();
+    for (_, m) in &ix.writers {
+        match m.projection {
+            P::All => return "every attribute".to_owned(),
+            P::KeysOnly => {}
+            P::Include(attrs) => {
+                for a in attrs {
+                    if !included.contains(a) {
+                        included.push(a);
+                    }
+                }
+            }
+        }
+    }
+    if included.is_empty() {
+        "the keys and the discriminator (`KEYS_ONLY`)".to_owned()
+    } else {
+        let list: Vec<String> = included.iter().map(|a| md_code(a)).collect();
+        format!(
+            "the keys, the discriminator and {} (`INCLUDE`)",
+            list.join(", ")
+        )
+    }
 }
 
 /// Which of an entity's items an index holds, in a few words.
