@@ -417,44 +417,21 @@ fn metadata_names_keys_and_inputs() {
     assert_eq!(g2.pk.fields, ["shard"]);
 }
 
-/// The seeds' `shop` table: every entity of seeds 000 and 003 that shares
-/// it, checked against each other at compile time (DYNA301–DYNA305).
-/// (`LegacySubscriber` writes GSI2 without a sort key and `PriorityJob`
-/// has `QueuedJob`'s keys: each belongs in a table of its own, which is
-/// what DYNA304/DYNA305 would say.)
-#[derive(dynakey::DynamoTable)]
-#[dynamo(entities(
-    Member,
-    Membership,
-    Team,
-    Staffer,
-    Expense,
-    Warehouse,
-    Subscriber,
-    Article,
-    QueuedJob,
-    WorkItem,
-    Note,
-    OwnedNote,
-    Employee,
-    Adjustment,
-    ChatMessage,
-    Vote,
-    UserSession,
-    MetricSample,
-    FileChunk,
-    FileManifest
-))]
-struct SeedShop;
+/// The seeds' design-patterns table (`dynakey_examples::designs::tables::Patterns`):
+/// every entity of seeds 000 and 003 that shares it, checked against each
+/// other at compile time (DYNA301–DYNA305). (`LegacySubscriber` writes GSI2
+/// without a sort key and `PriorityJob` has `QueuedJob`'s keys: each belongs
+/// in a table of its own, which is what DYNA304/DYNA305 would say.)
+use dynakey_examples::designs::tables::Patterns;
 
 #[tokio::test]
 async fn the_shop_table_holds_every_seed_entity() {
-    assert_eq!(SeedShop::ENTITIES.len(), 20);
+    assert_eq!(Patterns::ENTITIES.len(), 20);
     let local = dynakey::local::from_env().unwrap();
     let db = local.db(format!("shop_{}", Uuid::new_v4().simple()));
-    db.create_table(SeedShop::ENTITIES).await.unwrap();
+    db.create_table(Patterns::ENTITIES).await.unwrap();
     // Creating it again is a no-op.
-    db.create_table(SeedShop::ENTITIES).await.unwrap();
+    db.create_table(Patterns::ENTITIES).await.unwrap();
     db.put(&Member {
         user_id: "alice".into(),
         name: "Alice".into(),

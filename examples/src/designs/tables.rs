@@ -103,7 +103,7 @@ pub struct ZeroPadded;
 pub struct Shop;
 
 /// Seeds 000 and 003: every entity of the design-patterns table in one,
-/// as `tests/tests/keys.rs` declares it.
+/// (`tests/tests/keys.rs` creates it on every backend).
 #[derive(DynamoTable)]
 #[dynamo(entities(
     Member,

@@ -62,8 +62,7 @@ async fn the_change_handler_sees_every_kind() {
     use dynakey::changes::StreamView;
     use dynakey::table::TableOptions;
 
-    let backend = dynakey::local::from_env().unwrap();
-    let db = backend.db(format!("readme_{}", uuid::Uuid::new_v4().simple()));
+    let (_backend, db) = super::fresh(&[]).await;
     // The table exists before the snippet (whose create_table_with is then
     // a no-op), so the feed has these writes to read.
     let opts = TableOptions::default().stream(StreamView::NewAndOldImages);

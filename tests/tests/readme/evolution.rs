@@ -69,9 +69,7 @@ std::fs::write("shop-live.html", view.html())?;
 
 #[tokio::test]
 async fn the_design_view_writes_its_files() {
-    let backend = dynakey::local::from_env().unwrap();
-    let db = backend.db(format!("readme_{}", uuid::Uuid::new_v4().simple()));
-    db.create_table(Shop::ENTITIES).await.unwrap();
+    let (_backend, db) = super::fresh(Shop::ENTITIES).await;
     let profile = User {
         customer: "ann".into(),
         email: "ann@example.com".into(),

@@ -16,6 +16,18 @@ mod rules;
 mod updates;
 mod whole_api;
 
+/// A table of its own on the backend (`DYNAKEY_ENDPOINT`, or the embedded
+/// engine) for these entities; none when `metas` is empty (the snippet
+/// creates it). Keep the backend alive for the test.
+async fn fresh(metas: &[&'static dynakey::EntityMeta]) -> (dynakey::local::Backend, dynakey::Db) {
+    let backend = dynakey::local::from_env().unwrap();
+    let db = backend.db(format!("readme_{}", uuid::Uuid::new_v4().simple()));
+    if !metas.is_empty() {
+        db.create_table(metas).await.unwrap();
+    }
+    (backend, db)
+}
+
 /// The README's ```rust blocks: the line each starts at and its lines
 /// (trimmed, blank lines dropped).
 fn readme_blocks() -> Vec<(usize, Vec<String>)> {

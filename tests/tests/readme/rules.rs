@@ -3,14 +3,7 @@
 use dynakey::prelude::*;
 use time::OffsetDateTime;
 
-async fn fresh(metas: &[&'static dynakey::EntityMeta]) -> (dynakey::local::Backend, Db) {
-    let backend = dynakey::local::from_env().unwrap();
-    let db = backend.db(format!("readme_{}", uuid::Uuid::new_v4().simple()));
-    if !metas.is_empty() {
-        db.create_table(metas).await.unwrap();
-    }
-    (backend, db)
-}
+use super::fresh;
 
 mod keys_only {
     use super::*;

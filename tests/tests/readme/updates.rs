@@ -1,7 +1,6 @@
 //! The README's typed updates: an index key rewritten, a soft delete out of
 //! a sparse index, a counter from nothing.
 
-use dynakey::local;
 use dynakey::prelude::*;
 use dynakey_examples::seeds::{Note, WorkItem, WorkStatus};
 use time::OffsetDateTime;
@@ -40,11 +39,7 @@ db.update(PageViews::upsert("home").increment_views(1)).await?;
 
 #[tokio::test]
 async fn updates_keep_every_index_right() {
-    let backend = local::from_env().unwrap();
-    let db = backend.db(format!("readme_{}", Uuid::new_v4().simple()));
-    db.create_table(&[WorkItem::META, Note::META, PageViews::META])
-        .await
-        .unwrap();
+    let (_backend, db) = super::fresh(&[WorkItem::META, Note::META, PageViews::META]).await;
     let id = Uuid::now_v7();
     let now = OffsetDateTime::from_unix_timestamp(1_700_000_000).unwrap();
     let item = WorkItem {
