@@ -251,6 +251,6 @@ pub use crate::size::{item_size, value_size, MAX_ITEM_SIZE};
 pub use crate::error::Error;
 pub use crate::expr::{Condition, Update};
 pub use crate::update::{
-    Field, Fold, IntoField, Nil, Patch, Rem, Removed, Set, Sets, State, TypedUpdate, Unset,
-    UpdateCore, UpdateMode, UpdateParts, Upsert,
+    Field, Fold, InputComplete, IntoField, Nil, Patch, Rem, Removed, RequiredSet, Set, Sets, State,
+    TypedUpdate, Unset, UpdateCore, UpdateMode, UpdateParts, Upsert,
 };

@@ -27,8 +27,13 @@ pub(crate) fn key_text(meta: &EntityMeta, item: &Item) -> ItemRef {
 
 /// The [`ItemRef`] of a typed key.
 pub(crate) fn key_ref<E: Entity>(key: &Key<E>) -> ItemRef {
+    key_ref_of(E::META, key)
+}
+
+/// [`key_ref`] with the entity's metadata as a value.
+pub(crate) fn key_ref_of<F>(meta: &EntityMeta, key: &Key<F>) -> ItemRef {
     ItemRef {
-        entity: E::META.discriminator,
+        entity: meta.discriminator,
         pk: key.pk().to_owned(),
         sk: key.sk().map(str::to_owned),
     }

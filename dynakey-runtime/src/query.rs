@@ -39,7 +39,7 @@ pub use project::{same_field, Projected, Projection, SameField};
 pub use scan::Scan;
 
 use crate::db::Db;
-use crate::entity::Entity;
+use crate::entity::{Entity, EntityMeta};
 use crate::error::Error;
 use crate::explain::Explain;
 use crate::expr::{Condition, Placeholders};
@@ -275,63 +275,26 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
             return Err(Error::ConsistentReadOnGlobalIndex);
         }
         let index = self.pk.index();
-        let key_attrs = decode::key_attrs(E::META, index);
-        let mut cx = Placeholders::default();
-        let pkn = cx.name(self.pk.attr());
-        let pkv = cx.value(AttributeValue::S(self.pk.value().to_owned()));
-        let mut kc = format!("{pkn} = {pkv}");
-        if let Some(c) = &self.sk {
-            let n = cx.name(c.attr());
-            let mut v = |s: &String| cx.value(AttributeValue::S(s.clone()));
-            let part = match c.op() {
-                SortKeyOp::Eq(s) => Some(format!("{n} = {}", v(s))),
-                SortKeyOp::Lt(s) => Some(format!("{n} < {}", v(s))),
-                SortKeyOp::Le(s) => Some(format!("{n} <= {}", v(s))),
-                SortKeyOp::Gt(s) => Some(format!("{n} > {}", v(s))),
-                SortKeyOp::Ge(s) => Some(format!("{n} >= {}", v(s))),
-                SortKeyOp::Between(a, b) => {
-                    let a = v(a);
-                    Some(format!("{n} BETWEEN {a} AND {}", v(b)))
-                }
-                SortKeyOp::BeginsWith(s) => Some(format!("begins_with({n}, {})", v(s))),
-                SortKeyOp::All => None,
-                // Nothing can match: no request.
-                SortKeyOp::Empty => return Ok(Lane::new(None, key_attrs, E::META.type_name)),
-            };
-            if let Some(part) = part {
-                kc.push_str(" AND ");
-                kc.push_str(&part);
-            }
-        }
         let filter = match (self.decoder.filter(E::META), &self.filter) {
             (Some(a), Some(b)) => Some(a.and(b.clone())),
             (a, b) => a.or_else(|| b.clone()),
         };
-        let filter = filter.map(|f| f.render(&mut cx)).transpose()?;
         let projection = match self.decoder.projection(E::META, index) {
-            Some(attrs) if !count => {
-                let names: Vec<String> = attrs.iter().map(|a| cx.name(a)).collect();
-                Some(names.join(", "))
-            }
+            Some(attrs) if !count => Some(attrs),
             _ => None,
         };
-        let req = QueryInputBuilder::default()
-            .table_name(&*self.db.table)
-            .set_index_name(index.map(str::to_owned))
-            .key_condition_expression(kc)
-            .set_filter_expression(filter)
-            .set_projection_expression(projection)
-            .scan_index_forward(self.forward)
-            .set_consistent_read(self.consistent.then_some(true))
-            .set_select(count.then_some(Select::Count))
-            .set_expression_attribute_names(cx.names())
-            .set_expression_attribute_values(cx.values())
-            .return_consumed_capacity(self.db.capacity.clone());
-        Ok(Lane::new(
-            Some(Request::Query(req)),
-            key_attrs,
-            E::META.type_name,
-        ))
+        query_lane(LaneSpec {
+            db: &self.db,
+            meta: E::META,
+            index,
+            pk: (self.pk.attr(), self.pk.value()),
+            sk: self.sk.as_ref().map(|c| (c.attr(), c.op())),
+            filter,
+            projection,
+            forward: self.forward,
+            consistent: self.consistent,
+            count,
+        })
     }
 
     /// The SDK input of the query's first request, without sending it
@@ -435,4 +398,73 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
             .map_ok(Pager::stream)
             .try_flatten()
     }
+}
+
+/// What one query request reads, without the entity's type.
+struct LaneSpec<'a> {
+    db: &'a Db,
+    meta: &'static EntityMeta,
+    index: Option<&'static str>,
+    pk: (&'static str, &'a str),
+    sk: Option<(&'static str, &'a SortKeyOp)>,
+    filter: Option<Condition>,
+    projection: Option<Vec<&'static str>>,
+    forward: bool,
+    consistent: bool,
+    count: bool,
+}
+
+/// The request of a query as a lane (see `Query::lane`). Not generic: one
+/// copy serves every entity.
+fn query_lane(q: LaneSpec<'_>) -> Result<Lane, Error> {
+    let key_attrs = decode::key_attrs(q.meta, q.index);
+    let mut cx = Placeholders::default();
+    let pkn = cx.name(q.pk.0);
+    let pkv = cx.value(AttributeValue::S(q.pk.1.to_owned()));
+    let mut kc = format!("{pkn} = {pkv}");
+    if let Some((attr, op)) = q.sk {
+        let n = cx.name(attr);
+        let mut v = |s: &String| cx.value(AttributeValue::S(s.clone()));
+        let part = match op {
+            SortKeyOp::Eq(s) => Some(format!("{n} = {}", v(s))),
+            SortKeyOp::Lt(s) => Some(format!("{n} < {}", v(s))),
+            SortKeyOp::Le(s) => Some(format!("{n} <= {}", v(s))),
+            SortKeyOp::Gt(s) => Some(format!("{n} > {}", v(s))),
+            SortKeyOp::Ge(s) => Some(format!("{n} >= {}", v(s))),
+            SortKeyOp::Between(a, b) => {
+                let a = v(a);
+                Some(format!("{n} BETWEEN {a} AND {}", v(b)))
+            }
+            SortKeyOp::BeginsWith(s) => Some(format!("begins_with({n}, {})", v(s))),
+            SortKeyOp::All => None,
+            // Nothing can match: no request.
+            SortKeyOp::Empty => return Ok(Lane::new(None, key_attrs, q.meta.type_name)),
+        };
+        if let Some(part) = part {
+            kc.push_str(" AND ");
+            kc.push_str(&part);
+        }
+    }
+    let filter = q.filter.map(|f| f.render(&mut cx)).transpose()?;
+    let projection = q.projection.map(|attrs| {
+        let names: Vec<String> = attrs.iter().map(|a| cx.name(a)).collect();
+        names.join(", ")
+    });
+    let req = QueryInputBuilder::default()
+        .table_name(&*q.db.table)
+        .set_index_name(q.index.map(str::to_owned))
+        .key_condition_expression(kc)
+        .set_filter_expression(filter)
+        .set_projection_expression(projection)
+        .scan_index_forward(q.forward)
+        .set_consistent_read(q.consistent.then_some(true))
+        .set_select(q.count.then_some(Select::Count))
+        .set_expression_attribute_names(cx.names())
+        .set_expression_attribute_values(cx.values())
+        .return_consumed_capacity(q.db.capacity.clone());
+    Ok(Lane::new(
+        Some(Request::Query(req)),
+        key_attrs,
+        q.meta.type_name,
+    ))
 }

@@ -41,7 +41,12 @@ impl Step<'_> {
     }
 
     /// The runtime step type that compares this field.
-    fn runtime_ty(&self, full: &TokenStream, e: &syn::Ident, kind: &TokenStream) -> TokenStream {
+    fn runtime_ty(
+        &self,
+        full: &dyn quote::ToTokens,
+        e: &syn::Ident,
+        kind: &TokenStream,
+    ) -> TokenStream {
         let inner = &self.f.inner;
         if self.is_text() {
             quote!(#full::SortKeyTextNext<#e, #kind>)

@@ -7,6 +7,10 @@
 //! number of inputs, with an `on_unimplemented` message naming the missing
 //! field and redrawing the template with a caret under it.
 //!
+//! Each trait has one blanket impl over the runtime's rule
+//! (`InputComplete`, `RequiredSet`), marked `do_not_recommend` so that an
+//! unmet bound is reported with the trait's own message, not the rule's.
+//!
 //! The traits live in the entity's anonymous `const _` block, which rustdoc
 //! does not document and whose lint attributes cover them: they need no
 //! attributes of their own.
@@ -74,13 +78,7 @@ impl Gen<'_> {
                     #[diagnostic::on_unimplemented(message = #msg, label = #label, note = #drawn, note = #note)]
                     pub trait #tr<Acc> {}
                     #[diagnostic::do_not_recommend]
-                    impl<Acc> #tr<Acc> for #p::Set {}
-                    #[diagnostic::do_not_recommend]
-                    impl<Acc> #tr<Acc> for #p::Removed {}
-                    #[diagnostic::do_not_recommend]
-                    impl #tr<#p::Nil> for #p::Unset {}
-                    #[diagnostic::do_not_recommend]
-                    impl #tr<#p::Rem> for #p::Unset {}
+                    impl<S: #p::InputComplete<Acc, dyn #tr<Acc>>, Acc> #tr<Acc> for S {}
                 });
                 let s = &self.params[self.state_of(f).expect("open inputs are tracked")];
                 bounds.push(quote!(#s: #tr<#fold>));
@@ -103,9 +101,7 @@ impl Gen<'_> {
                 #[diagnostic::on_unimplemented(message = #msg, label = #label, note = #note)]
                 pub trait #tr<Mode> {}
                 #[diagnostic::do_not_recommend]
-                impl<Mode> #tr<Mode> for #p::Set {}
-                #[diagnostic::do_not_recommend]
-                impl #tr<#p::Patch> for #p::Unset {}
+                impl<S: #p::RequiredSet<Mode, dyn #tr<Mode>>, Mode> #tr<Mode> for S {}
             });
             let s = &self.params[pos];
             bounds.push(quote!(#s: #tr<M>));

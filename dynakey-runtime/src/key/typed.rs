@@ -115,13 +115,36 @@ impl<E> Key<E> {
 
     /// The key as DynamoDB attributes (`Key` of a GetItem request).
     pub fn to_attributes(&self) -> HashMap<String, AttributeValue> {
-        let mut m = HashMap::with_capacity(2);
-        m.insert(self.pk_attr.to_owned(), AttributeValue::S(self.pk.clone()));
-        if let (Some(a), Some(v)) = (self.sk_attr, &self.sk) {
-            m.insert(a.to_owned(), AttributeValue::S(v.clone()));
-        }
-        m
+        key_attributes(self.pk_attr, &self.pk, self.sk_attr, self.sk.as_deref())
     }
+
+    /// The same key without its entity type, for the parts of the runtime
+    /// that need only the key's text: one copy of their code serves every
+    /// entity.
+    pub(crate) fn erase(self) -> Key<()> {
+        Key {
+            pk_attr: self.pk_attr,
+            sk_attr: self.sk_attr,
+            pk: self.pk,
+            sk: self.sk,
+            _entity: PhantomData,
+        }
+    }
+}
+
+/// [`Key::to_attributes`], outside the generic impl (compiled once).
+fn key_attributes(
+    pk_attr: &str,
+    pk: &str,
+    sk_attr: Option<&str>,
+    sk: Option<&str>,
+) -> HashMap<String, AttributeValue> {
+    let mut m = HashMap::with_capacity(2);
+    m.insert(pk_attr.to_owned(), AttributeValue::S(pk.to_owned()));
+    if let (Some(a), Some(v)) = (sk_attr, sk) {
+        m.insert(a.to_owned(), AttributeValue::S(v.to_owned()));
+    }
+    m
 }
 
 impl<E> Clone for Key<E> {

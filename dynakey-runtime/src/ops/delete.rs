@@ -156,8 +156,8 @@ impl<E: Entity> Delete<E> {
     pub async fn send(self) -> Result<Option<E>, Error> {
         if !E::META.unique.is_empty() {
             let (key, target) = (self.key.to_attributes(), key_ref(&self.key));
-            let old =
-                crate::rules::unique::delete::<E>(&self.db, key, target, self.opts.cond).await?;
+            let old = crate::rules::unique::delete(&self.db, E::META, key, target, self.opts.cond)
+                .await?;
             let asked = self.opts.ret == Some(ReturnValue::AllOld);
             return decode_opt(old.as_ref().filter(|_| asked));
         }

@@ -3,9 +3,10 @@
 use std::fmt;
 
 use aws_sdk_dynamodb::operation::get_item::builders::GetItemInputBuilder;
-use aws_sdk_dynamodb::operation::get_item::GetItemInput;
+use aws_sdk_dynamodb::operation::get_item::{GetItemInput, GetItemOutput};
 
 use super::{build_err, decode_opt, into_future, non_empty, traced_send};
+use crate::codec::Item;
 use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::Error;
@@ -57,11 +58,7 @@ impl<E: Entity> Get<E> {
     }
 
     fn request(&self) -> GetItemInputBuilder {
-        GetItemInput::builder()
-            .table_name(&*self.db.table)
-            .set_key(Some(self.key.to_attributes()))
-            .set_consistent_read(self.consistent.then_some(true))
-            .return_consumed_capacity(self.db.capacity.clone())
+        get_request(&self.db, self.key.to_attributes(), self.consistent)
     }
 
     /// The SDK input this get sends, without sending it.
@@ -106,17 +103,8 @@ impl<E: Entity> Get<E> {
 
     /// Sends the get.
     pub async fn send(self) -> Result<Option<E>, Error> {
-        traced_send!(
-            "GetItem",
-            &self.db,
-            E::META.type_name,
-            self.request(),
-            |span, out| {
-                span.counts(i32::from(out.item().is_some()), 1);
-                decode_opt(out.item())
-            },
-            Error::from_sdk
-        )
+        let out = get_send(&self.db, E::META.type_name, self.request()).await?;
+        decode_opt(out.item())
     }
 
     /// Reads only the fields of the projection `P` (a
@@ -145,3 +133,31 @@ impl<E: Entity> Get<E> {
 }
 
 into_future!(Get<E>, Option<E>);
+
+/// The GetItem request of a key. Not generic: one copy for every entity.
+fn get_request(db: &Db, key: Item, consistent: bool) -> GetItemInputBuilder {
+    GetItemInput::builder()
+        .table_name(&*db.table)
+        .set_key(Some(key))
+        .set_consistent_read(consistent.then_some(true))
+        .return_consumed_capacity(db.capacity.clone())
+}
+
+/// Sends a GetItem request, traced (the typed `send` decodes the item).
+async fn get_send(
+    db: &Db,
+    entity: &'static str,
+    req: GetItemInputBuilder,
+) -> Result<GetItemOutput, Error> {
+    traced_send!(
+        "GetItem",
+        db,
+        entity,
+        req,
+        |span, out| {
+            span.counts(i32::from(out.item().is_some()), 1);
+            Ok(out)
+        },
+        Error::from_sdk
+    )
+}

@@ -192,7 +192,7 @@ impl<E: Entity> Put<E> {
         if !E::META.unique.is_empty() {
             let db = self.db.clone();
             let (item, opts) = self.into_parts()?;
-            let old = unique::put::<E>(&db, item, opts.cond).await?;
+            let old = unique::put(&db, E::META, item, opts.cond).await?;
             let asked = opts.ret == Some(ReturnValue::AllOld);
             return decode_opt(old.as_ref().filter(|_| asked));
         }

@@ -11,10 +11,10 @@ use super::{
     build_err, decode_opt, into_future, non_empty, render, traced_send, write_error, Action, Write,
     WriteOpts,
 };
-use crate::check::key_ref;
+use crate::check::key_ref_of;
 use crate::codec::Item;
 use crate::db::Db;
-use crate::entity::Entity;
+use crate::entity::{Entity, EntityMeta};
 use crate::error::Error;
 use crate::explain::{Explain, WriteCost};
 use crate::expr::{Condition, Update};
@@ -115,63 +115,28 @@ impl<E: Entity> UpdateItem<E> {
         self
     }
 
+    /// The update without its entity type: what it sends depends on the
+    /// entity's metadata only, so the sending code is compiled once in this
+    /// crate rather than once per entity in each user's crate.
+    fn erase(self) -> RawUpdate {
+        RawUpdate {
+            db: self.db,
+            meta: E::META,
+            built: self.built.map(|(k, u)| (k.erase(), u)),
+            opts: self.opts,
+        }
+    }
+
     /// The update as an action of a transaction.
     pub(crate) fn into_write(self) -> Result<Write, Error> {
-        let (key, update) = self.built?;
-        Ok(Write {
-            cost: WriteCost::update(E::META, &update),
-            target: key_ref(&key),
-            action: Action::Update(key.to_attributes(), update),
-            opts: self.opts,
-        })
+        self.erase().into_write()
     }
 
     /// Sends the update; resolves to the whole item when
     /// [`UpdateItem::return_new`] or [`UpdateItem::return_old`] was asked.
     pub async fn send(self) -> Result<Option<E>, Error> {
-        let attrs = self.send_raw().await?;
+        let attrs = self.erase().send().await?;
         decode_opt(attrs.as_ref())
-    }
-
-    /// An update that changes a unique field: the item's update and its
-    /// guards' moves in one transaction (see [`crate::rules`]).
-    async fn send_unique(self) -> Result<Option<Item>, Error> {
-        let (key, update) = self.built?;
-        let ret = self.opts.ret;
-        if !matches!(ret, None | Some(ReturnValue::AllOld | ReturnValue::AllNew)) {
-            return Err(Error::refused(
-                "an update of a unique field returns the whole item or nothing",
-            ));
-        }
-        let (attrs, target) = (key.to_attributes(), key_ref(&key));
-        let old =
-            unique::update::<E>(&self.db, attrs.clone(), target, update, self.opts.cond).await?;
-        match ret {
-            Some(ReturnValue::AllOld) => Ok(old),
-            Some(ReturnValue::AllNew) => unique::read_item(&self.db, &attrs).await,
-            _ => Ok(None),
-        }
-    }
-
-    fn request(self) -> Result<(Db, UpdateItemInputBuilder, WriteCost), Error> {
-        let (key, update) = self.built?;
-        let x = render(Some(&update), self.opts.cond.as_ref())?;
-        let on_fail = self
-            .opts
-            .old_on_fail
-            .then_some(ReturnValuesOnConditionCheckFailure::AllOld);
-        let req = UpdateItemInput::builder()
-            .table_name(&*self.db.table)
-            .set_key(Some(key.to_attributes()))
-            .set_update_expression(x.update)
-            .set_condition_expression(x.cond)
-            .set_expression_attribute_names(x.names)
-            .set_expression_attribute_values(x.values)
-            .set_return_values(self.opts.ret.clone())
-            .set_return_values_on_condition_check_failure(on_fail)
-            .return_consumed_capacity(self.db.capacity.clone());
-        let cost = WriteCost::update(E::META, &update);
-        Ok((self.db, req, cost))
     }
 
     /// The SDK input this update sends, without sending it.
@@ -193,7 +158,7 @@ impl<E: Entity> UpdateItem<E> {
     /// assert_eq!(input.update_expression(), Some("SET #n0 = :v0"));
     /// ```
     pub fn to_input(self) -> Result<UpdateItemInput, Error> {
-        self.request()?.1.build().map_err(build_err)
+        self.erase().request()?.1.build().map_err(build_err)
     }
 
     /// The update in readable form, with its estimated [`WriteCost`]: an
@@ -221,7 +186,7 @@ impl<E: Entity> UpdateItem<E> {
     /// assert_eq!(cost.total(), 3.0); // table 1 + GSI1 delete 1 + GSI1 put 1
     /// ```
     pub fn explain(self) -> Result<Explain, Error> {
-        let (_, req, cost) = self.request()?;
+        let (_, req, cost) = self.erase().request()?;
         let input = req.build().map_err(build_err)?;
         Ok(Explain::from(&input).with_cost(cost))
     }
@@ -229,8 +194,82 @@ impl<E: Entity> UpdateItem<E> {
     /// Sends the update; resolves to the returned attributes as they come
     /// (any return-values setting, the partial `UPDATED_*` ones included).
     pub async fn send_raw(self) -> Result<Option<Item>, Error> {
-        let unique =
-            matches!(&self.built, Ok((_, u)) if E::META.unique.iter().any(|a| u.touches(a)));
+        self.erase().send().await
+    }
+}
+
+into_future!(UpdateItem<E>, Option<E>);
+
+/// An [`UpdateItem`] without its entity type (see `UpdateItem::erase`).
+struct RawUpdate {
+    db: Db,
+    meta: &'static EntityMeta,
+    built: Result<(Key<()>, Update), Error>,
+    opts: WriteOpts,
+}
+
+impl RawUpdate {
+    fn into_write(self) -> Result<Write, Error> {
+        let (key, update) = self.built?;
+        Ok(Write {
+            cost: WriteCost::update(self.meta, &update),
+            target: key_ref_of(self.meta, &key),
+            action: Action::Update(key.to_attributes(), update),
+            opts: self.opts,
+        })
+    }
+
+    /// An update that changes a unique field: the item's update and its
+    /// guards' moves in one transaction (see [`crate::rules`]).
+    async fn send_unique(self) -> Result<Option<Item>, Error> {
+        let (key, update) = self.built?;
+        let ret = self.opts.ret;
+        if !matches!(ret, None | Some(ReturnValue::AllOld | ReturnValue::AllNew)) {
+            return Err(Error::refused(
+                "an update of a unique field returns the whole item or nothing",
+            ));
+        }
+        let (attrs, target) = (key.to_attributes(), key_ref_of(self.meta, &key));
+        let old = unique::update(
+            &self.db,
+            self.meta,
+            attrs.clone(),
+            target,
+            update,
+            self.opts.cond,
+        )
+        .await?;
+        match ret {
+            Some(ReturnValue::AllOld) => Ok(old),
+            Some(ReturnValue::AllNew) => unique::read_item(&self.db, &attrs).await,
+            _ => Ok(None),
+        }
+    }
+
+    fn request(self) -> Result<(Db, UpdateItemInputBuilder, WriteCost), Error> {
+        let (key, update) = self.built?;
+        let x = render(Some(&update), self.opts.cond.as_ref())?;
+        let on_fail = self
+            .opts
+            .old_on_fail
+            .then_some(ReturnValuesOnConditionCheckFailure::AllOld);
+        let req = UpdateItemInput::builder()
+            .table_name(&*self.db.table)
+            .set_key(Some(key.to_attributes()))
+            .set_update_expression(x.update)
+            .set_condition_expression(x.cond)
+            .set_expression_attribute_names(x.names)
+            .set_expression_attribute_values(x.values)
+            .set_return_values(self.opts.ret.clone())
+            .set_return_values_on_condition_check_failure(on_fail)
+            .return_consumed_capacity(self.db.capacity.clone());
+        let cost = WriteCost::update(self.meta, &update);
+        Ok((self.db, req, cost))
+    }
+
+    async fn send(self) -> Result<Option<Item>, Error> {
+        let meta = self.meta;
+        let unique = matches!(&self.built, Ok((_, u)) if meta.unique.iter().any(|a| u.touches(a)));
         if unique {
             return self.send_unique().await;
         }
@@ -238,12 +277,10 @@ impl<E: Entity> UpdateItem<E> {
         traced_send!(
             "UpdateItem",
             &db,
-            E::META.type_name,
+            meta.type_name,
             req,
             |_span, out| Ok(non_empty(out.attributes()).cloned()),
             write_error
         )
     }
 }
-
-into_future!(UpdateItem<E>, Option<E>);

@@ -276,12 +276,23 @@ pub(crate) enum Order {
     Concat,
 }
 
-/// A read over lanes: merge, decode, limit.
+/// A read over lanes: merge, decode, limit. The merging and fetching
+/// ([`RawPager`]) does not depend on the decoder, so it is compiled once
+/// here; only the decoding steps are generic.
 pub(crate) struct Pager<D> {
+    raw: RawPager,
+    decoder: D,
+}
+
+/// What a [`RawPager`] hands each item to: the decoder, which keeps what
+/// it decodes and says whether the item counts (`false`: skipped).
+type Sink<'a> = dyn FnMut(&Item) -> Result<bool, Error> + Send + 'a;
+
+/// A read over lanes without its decoder: merge and limit.
+pub(crate) struct RawPager {
     db: Db,
     pub(crate) lanes: Vec<Lane>,
     order: Order,
-    decoder: D,
     /// The read's total cap on items returned.
     limit: Option<usize>,
     /// Items per page, and the `Limit` of each request.
@@ -301,24 +312,98 @@ impl<D: Decoder> Pager<D> {
         limit: Option<usize>,
         page_size: Option<u32>,
     ) -> Self {
-        Self {
+        let raw = RawPager {
             db,
             lanes,
             order,
-            decoder,
             limit,
             page_size,
             concurrent: true,
             returned: 0,
-        }
+        };
+        Self { raw, decoder }
+    }
+
+    /// The lanes (each a request stream).
+    pub(crate) fn lanes(&self) -> &[Lane] {
+        &self.raw.lanes
     }
 
     /// Fetch lanes one after another.
     pub(crate) fn sequential(mut self) -> Self {
-        self.concurrent = false;
+        self.raw.concurrent = false;
         self
     }
 
+    /// The next item, or `None` at the end or the limit (or, without
+    /// `fetch`, when a request would be needed).
+    async fn step(&mut self, fetch: bool) -> Result<Option<D::Out>, Error> {
+        let dec = &self.decoder;
+        let mut got = None;
+        self.raw
+            .step(fetch, &mut |item| {
+                got = dec.decode(item)?;
+                Ok(got.is_some())
+            })
+            .await?;
+        Ok(got)
+    }
+
+    /// Every item up to the limit. Lanes are read ahead concurrently, each
+    /// up to the items the limit allows.
+    pub(crate) async fn all(self) -> Result<Vec<D::Out>, Error> {
+        let Pager { mut raw, decoder } = self;
+        let mut out = Vec::new();
+        raw.all(&mut |item| match decoder.decode(item)? {
+            Some(x) => {
+                out.push(x);
+                Ok(true)
+            }
+            None => Ok(false),
+        })
+        .await?;
+        Ok(out)
+    }
+
+    /// The page starting at `cursor`: `page_size` items unless the read
+    /// ends or reaches its limit first; without a page size, the items of
+    /// the requests it takes to find at least one.
+    pub(crate) async fn page(self, cursor: Option<&str>) -> Result<Page<D::Out>, Error> {
+        let Pager { mut raw, decoder } = self;
+        let mut items = Vec::new();
+        let cursor = raw
+            .page(cursor, &mut |item| match decoder.decode(item)? {
+                Some(x) => {
+                    items.push(x);
+                    Ok(true)
+                }
+                None => Ok(false),
+            })
+            .await?;
+        Ok(Page { items, cursor })
+    }
+
+    /// The items as a stream, fetching as it is read.
+    pub(crate) fn stream(self) -> impl Stream<Item = Result<D::Out, Error>> + Send + 'static {
+        futures_util::stream::unfold(Some(self), |pager| async move {
+            let mut pager = pager?;
+            match pager.step(true).await {
+                Ok(Some(x)) => Some((Ok(x), Some(pager))),
+                Ok(None) => None,
+                // An error ends the stream.
+                Err(e) => Some((Err(e), None)),
+            }
+        })
+    }
+
+    /// How many items match (the lanes' requests ask `Select = COUNT`),
+    /// at most the limit.
+    pub(crate) async fn count(self) -> Result<u64, Error> {
+        self.raw.count().await
+    }
+}
+
+impl RawPager {
     /// Items still allowed by the limit.
     fn remaining(&self) -> Option<usize> {
         self.limit.map(|l| l.saturating_sub(self.returned))
@@ -399,21 +484,52 @@ impl<D: Decoder> Pager<D> {
         Ok(pick.and_then(|i| self.lanes[i].pop()))
     }
 
-    /// The next item, or `None` at the end or the limit (or, without
-    /// `fetch`, when a request would be needed).
-    async fn step(&mut self, fetch: bool) -> Result<Option<D::Out>, Error> {
+    /// Hands items to `sink` until it takes one (returns `true`), the end
+    /// or the limit; `false` when nothing was taken (or, without `fetch`,
+    /// when a request would be needed). The decoder lives in `sink`, so
+    /// this loop is compiled once for every entity.
+    async fn step(&mut self, fetch: bool, sink: &mut Sink<'_>) -> Result<bool, Error> {
         loop {
             if self.remaining() == Some(0) {
-                return Ok(None);
+                return Ok(false);
             }
             let Some(item) = self.next_raw(fetch).await? else {
-                return Ok(None);
+                return Ok(false);
             };
-            if let Some(x) = self.decoder.decode(&item)? {
+            if sink(&item)? {
                 self.returned += 1;
-                return Ok(Some(x));
+                return Ok(true);
             }
         }
+    }
+
+    /// Every item up to the limit, into `sink`. Lanes are read ahead
+    /// concurrently, each up to the items the limit allows.
+    async fn all(&mut self, sink: &mut Sink<'_>) -> Result<(), Error> {
+        self.read_ahead().await?;
+        while self.step(true, sink).await? {}
+        Ok(())
+    }
+
+    /// The page starting at `cursor`, into `sink`; returns the next
+    /// page's cursor.
+    async fn page(
+        &mut self,
+        cursor: Option<&str>,
+        sink: &mut Sink<'_>,
+    ) -> Result<Option<String>, Error> {
+        let target = self.resume(cursor)?;
+        let mut taken = 0;
+        while target.is_none_or(|t| taken < t) {
+            // Without a size, a page stops at the first request it would need
+            // once it holds an item.
+            let fetch = target.is_some() || taken == 0;
+            if !self.step(fetch, sink).await? {
+                break;
+            }
+            taken += 1;
+        }
+        Ok(self.cursor())
     }
 
     /// Whether nothing follows: the limit is reached or every lane is
@@ -422,9 +538,9 @@ impl<D: Decoder> Pager<D> {
         self.remaining() == Some(0) || self.lanes.iter().all(Lane::exhausted)
     }
 
-    /// Every item up to the limit. Lanes are read ahead concurrently, each
-    /// up to the items the limit allows.
-    pub(crate) async fn all(mut self) -> Result<Vec<D::Out>, Error> {
+    /// Reads every lane ahead, concurrently unless sequential, each up to
+    /// the items the limit allows (the start of `all`).
+    async fn read_ahead(&mut self) -> Result<(), Error> {
         let want = self.remaining();
         let limit = self.request_limit();
         let db = &self.db;
@@ -435,17 +551,12 @@ impl<D: Decoder> Pager<D> {
                 l.read_ahead(db, limit, want).await?;
             }
         }
-        let mut out = Vec::new();
-        while let Some(x) = self.step(true).await? {
-            out.push(x);
-        }
-        Ok(out)
+        Ok(())
     }
 
-    /// The page starting at `cursor`: `page_size` items unless the read
-    /// ends or reaches its limit first; without a page size, the items of
-    /// the requests it takes to find at least one.
-    pub(crate) async fn page(mut self, cursor: Option<&str>) -> Result<Page<D::Out>, Error> {
+    /// Resumes the lanes at `cursor` (a page's start); returns how many
+    /// items the page holds at most.
+    fn resume(&mut self, cursor: Option<&str>) -> Result<Option<usize>, Error> {
         if let Some(c) = cursor {
             let (positions, returned) = decode_cursor(c, self.lanes.len())?;
             for (lane, p) in self.lanes.iter_mut().zip(positions) {
@@ -453,43 +564,25 @@ impl<D: Decoder> Pager<D> {
             }
             self.returned = returned;
         }
-        let target = match (self.page_size.map(|p| p as usize), self.remaining()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        let mut items = Vec::new();
-        while target.is_none_or(|t| items.len() < t) {
-            // Without a size, a page stops at the first request it would need
-            // once it holds an item.
-            let fetch = target.is_some() || items.is_empty();
-            match self.step(fetch).await? {
-                Some(x) => items.push(x),
-                None => break,
-            }
-        }
-        let cursor = (!self.finished()).then(|| {
-            let positions: Vec<Position> = self.lanes.iter().map(Lane::position).collect();
-            encode_cursor(&positions, self.returned)
-        });
-        Ok(Page { items, cursor })
+        Ok(
+            match (self.page_size.map(|p| p as usize), self.remaining()) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
+        )
     }
 
-    /// The items as a stream, fetching as it is read.
-    pub(crate) fn stream(self) -> impl Stream<Item = Result<D::Out, Error>> + Send + 'static {
-        futures_util::stream::unfold(Some(self), |pager| async move {
-            let mut pager = pager?;
-            match pager.step(true).await {
-                Ok(Some(x)) => Some((Ok(x), Some(pager))),
-                Ok(None) => None,
-                // An error ends the stream.
-                Err(e) => Some((Err(e), None)),
-            }
+    /// The cursor of the next page, `None` when nothing follows.
+    fn cursor(&self) -> Option<String> {
+        (!self.finished()).then(|| {
+            let positions: Vec<Position> = self.lanes.iter().map(Lane::position).collect();
+            encode_cursor(&positions, self.returned)
         })
     }
 
     /// How many items match (the lanes' requests ask `Select = COUNT`),
     /// at most the limit.
-    pub(crate) async fn count(mut self) -> Result<u64, Error> {
+    async fn count(mut self) -> Result<u64, Error> {
         let cap = self.limit.map(|c| c as u64);
         let limit = self.request_limit();
         let db = &self.db;

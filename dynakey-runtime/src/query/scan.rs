@@ -230,7 +230,7 @@ impl<E: Entity, D: Decoder> Scan<E, D> {
     pub fn to_input(&self) -> Result<Vec<ScanInput>, Error> {
         let limit = first_limit(self.page_size, self.limit);
         let mut out = Vec::new();
-        for lane in &self.pager(false)?.lanes {
+        for lane in self.pager(false)?.lanes() {
             if let Some(Input::Scan(i)) = lane.first_input(limit)? {
                 out.push(i);
             }

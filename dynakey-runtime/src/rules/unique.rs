@@ -129,14 +129,18 @@ pub(crate) struct Plan {
 /// Runs a guarded write of the item at `key`: reads it, asks `plan` what
 /// to write, and sends the item's action with the guard moves in one
 /// transaction. Resolves to the item as it was read.
-pub(crate) async fn write<E: Entity>(
+///
+/// Not generic over the entity (its metadata is a value, the plan a trait
+/// object): one copy of this loop serves every entity, instead of one per
+/// entity in each user's crate.
+pub(crate) async fn write(
     db: &Db,
+    meta: &'static EntityMeta,
     key: Item,
     target: ItemRef,
     cond: Option<Condition>,
-    plan: impl Fn(Option<&Item>) -> Result<Plan, Error>,
+    plan: &(dyn Fn(Option<&Item>) -> Result<Plan, Error> + Send + Sync),
 ) -> Result<Option<Item>, Error> {
-    let meta = E::META;
     let mut last = None;
     for _ in 0..ATTEMPTS {
         let old = read(db, &key).await?;
@@ -379,33 +383,34 @@ fn key_of(meta: &EntityMeta, item: &Item) -> Item {
 }
 
 /// A put of a unique entity; resolves to the item it replaced.
-pub(crate) async fn put<E: Entity>(
+pub(crate) async fn put(
     db: &Db,
+    meta: &'static EntityMeta,
     item: Item,
     cond: Option<Condition>,
 ) -> Result<Option<Item>, Error> {
-    let meta = E::META;
     let (key, target) = (key_of(meta, &item), crate::check::key_text(meta, &item));
     let values = meta.unique.iter().map(|a| (*a, item.get(*a).cloned()));
     let plan = Plan {
         action: Action::Put(item.clone()),
         values: values.collect(),
     };
-    write::<E>(db, key, target, cond, |_| Ok(plan.clone())).await
+    write(db, meta, key, target, cond, &|_| Ok(plan.clone())).await
 }
 
 /// A typed update that sets or removes a unique field; resolves to the
 /// item before it.
-pub(crate) async fn update<E: Entity>(
+pub(crate) async fn update(
     db: &Db,
+    meta: &'static EntityMeta,
     key: Item,
     target: ItemRef,
     update: Update,
     cond: Option<Condition>,
 ) -> Result<Option<Item>, Error> {
-    write::<E>(db, key.clone(), target, cond, |old| {
+    write(db, meta, key.clone(), target, cond, &|old| {
         let mut values = Vec::new();
-        for a in E::META.unique {
+        for a in meta.unique {
             if let Some(v) = updated_value(&update, a, old.and_then(|o| o.get(*a))) {
                 values.push((*a, v?));
             }
@@ -418,17 +423,18 @@ pub(crate) async fn update<E: Entity>(
 
 /// A delete of a unique entity, with its guards; resolves to the item
 /// deleted.
-pub(crate) async fn delete<E: Entity>(
+pub(crate) async fn delete(
     db: &Db,
+    meta: &'static EntityMeta,
     key: Item,
     target: ItemRef,
     cond: Option<Condition>,
 ) -> Result<Option<Item>, Error> {
     let plan = Plan {
         action: Action::Delete(key.clone()),
-        values: E::META.unique.iter().map(|a| (*a, None)).collect(),
+        values: meta.unique.iter().map(|a| (*a, None)).collect(),
     };
-    write::<E>(db, key, target, cond, |_| Ok(plan.clone())).await
+    write(db, meta, key, target, cond, &|_| Ok(plan.clone())).await
 }
 
 /// Reads the item at `key` (after a guarded update asked for the new one).

@@ -32,10 +32,32 @@ pub struct UpdateCore<E, V> {
     key: Result<Key<E>, KeyFormatError>,
     /// The index-key inputs set so far.
     pub vals: V,
+    /// What does not depend on the entity: the expression, the condition
+    /// and the first error (its methods are compiled once, not once per
+    /// entity; reached through `Deref`).
+    core: Core,
+}
+
+/// The entity-independent state of a typed update (see [`UpdateCore`]).
+#[derive(Debug, Default)]
+pub struct Core {
     /// The update expression.
     pub upd: Update,
     cond: Option<Condition>,
     err: Option<Error>,
+}
+
+impl<E, V> std::ops::Deref for UpdateCore<E, V> {
+    type Target = Core;
+    fn deref(&self) -> &Core {
+        &self.core
+    }
+}
+
+impl<E, V> std::ops::DerefMut for UpdateCore<E, V> {
+    fn deref_mut(&mut self) -> &mut Core {
+        &mut self.core
+    }
 }
 
 /// What a typed update will send (the index-key inputs are in the
@@ -44,9 +66,9 @@ impl<E, V> std::fmt::Debug for UpdateCore<E, V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TypedUpdate")
             .field("key", &self.key)
-            .field("update", &self.upd)
-            .field("condition", &self.cond)
-            .field("error", &self.err)
+            .field("update", &self.core.upd)
+            .field("condition", &self.core.cond)
+            .field("error", &self.core.err)
             .finish()
     }
 }
@@ -58,9 +80,7 @@ impl<E, V> UpdateCore<E, V> {
         UpdateCore {
             key,
             vals,
-            upd: Update::new(),
-            cond: Some(Condition::attr(pk_attr).exists()),
-            err: None,
+            core: Core::patch(pk_attr),
         }
     }
 
@@ -75,6 +95,43 @@ impl<E, V> UpdateCore<E, V> {
         UpdateCore {
             key,
             vals,
+            core: Core::upsert(disc_attr, disc),
+        }
+    }
+
+    /// Keeps a field validator's refusal of the value set; it is returned
+    /// when the update is sent, instead of sending it.
+    pub fn check<M: std::fmt::Display>(&mut self, field: &'static str, r: Result<(), M>)
+    where
+        E: crate::entity::Entity,
+    {
+        if let Err(e) = crate::rules::check_field(E::META.type_name, field, r) {
+            self.core.err.get_or_insert(e);
+        }
+    }
+
+    /// The key, the update and the condition, or the first error met.
+    pub fn finish(self) -> Result<UpdateParts<E>, Error> {
+        let (update, condition) = self.core.finish()?;
+        Ok(UpdateParts {
+            key: self.key?,
+            update,
+            condition,
+        })
+    }
+}
+
+impl Core {
+    fn patch(pk_attr: &'static str) -> Self {
+        Core {
+            upd: Update::new(),
+            cond: Some(Condition::attr(pk_attr).exists()),
+            err: None,
+        }
+    }
+
+    fn upsert(disc_attr: &'static str, disc: &'static str) -> Self {
+        Core {
             upd: Update::new().set_value(
                 disc_attr,
                 aws_sdk_dynamodb::types::AttributeValue::S(disc.to_owned()),
@@ -165,26 +222,11 @@ impl<E, V> UpdateCore<E, V> {
         self.cond = Some(Condition::join(self.cond.take(), c));
     }
 
-    /// Keeps a field validator's refusal of the value set; it is returned
-    /// when the update is sent, instead of sending it.
-    pub fn check<M: std::fmt::Display>(&mut self, field: &'static str, r: Result<(), M>)
-    where
-        E: crate::entity::Entity,
-    {
-        if let Err(e) = crate::rules::check_field(E::META.type_name, field, r) {
-            self.err.get_or_insert(e);
+    /// The update and the condition, or the first error met.
+    fn finish(self) -> Result<(Update, Option<Condition>), Error> {
+        match self.err {
+            Some(e) => Err(e),
+            None => Ok((self.upd, self.cond)),
         }
-    }
-
-    /// The key, the update and the condition, or the first error met.
-    pub fn finish(self) -> Result<UpdateParts<E>, Error> {
-        if let Some(e) = self.err {
-            return Err(e);
-        }
-        Ok(UpdateParts {
-            key: self.key?,
-            update: self.upd,
-            condition: self.cond,
-        })
     }
 }

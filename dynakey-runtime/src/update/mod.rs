@@ -119,6 +119,27 @@ impl State for Removed {
     type AfterSets = Rem;
 }
 
+/// An input of an index key in state `Self`, where `Acc` is the fold of
+/// the key's input states: fine when it is set or removed, or untouched
+/// while no input of the key is set (`Nil`) or one is removed (`Rem`).
+///
+/// Each generated DYNA226 trait has one blanket impl over this, so the
+/// rules are written once and the derive emits one impl per input. `Tag`
+/// is the generated trait (as `dyn Trait<Acc>`): two inputs missing from
+/// one update are two distinct obligations, so both are reported.
+pub trait InputComplete<Acc, Tag: ?Sized> {}
+impl<Acc, Tag: ?Sized> InputComplete<Acc, Tag> for Set {}
+impl<Acc, Tag: ?Sized> InputComplete<Acc, Tag> for Removed {}
+impl<Tag: ?Sized> InputComplete<Nil, Tag> for Unset {}
+impl<Tag: ?Sized> InputComplete<Rem, Tag> for Unset {}
+
+/// A field a new item needs, in state `Self`, under update mode `M`: fine
+/// when it is set, or untouched by a [`Patch`] (DYNA228's rule, written
+/// once for the derive's blanket impls; `Tag` as for [`InputComplete`]).
+pub trait RequiredSet<M, Tag: ?Sized> {}
+impl<M, Tag: ?Sized> RequiredSet<M, Tag> for Set {}
+impl<Tag: ?Sized> RequiredSet<Patch, Tag> for Unset {}
+
 /// A value that becomes a field of type `T`: `T` itself, the inner value of
 /// an `Option`, and `&str` for strings.
 ///
