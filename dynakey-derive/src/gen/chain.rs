@@ -10,7 +10,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::keys::{arg_ty, of_index, opt_str, tpl_const, write_part};
+use super::keys::{arg_ty, of_index, opt_str, tpl_const, write_fn_path};
 use super::{private, private_path};
 use crate::model::{Entity, Field, KeyModel, Part};
 use crate::template::Format;
@@ -55,10 +55,9 @@ impl Step<'_> {
         }
     }
 
-    /// The non-capturing closure that writes this field's value `__v`.
+    /// The runtime writer method that writes this field's value.
     fn write_fn(&self) -> TokenStream {
-        let write = write_part(self.f, self.format, &quote!(__v));
-        quote!(|__w, __v| #write)
+        write_fn_path(self.f, self.format)
     }
 
     /// The value argument `v` as the reference the runtime takes.

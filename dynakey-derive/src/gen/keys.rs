@@ -95,6 +95,22 @@ pub fn write_part(f: &Field, format: Format, v: &TokenStream) -> TokenStream {
     }
 }
 
+/// The runtime's writer method for field `f` as a function (no closure
+/// body to type-check per entity), with the field type's span like
+/// [`write_part`].
+pub fn write_fn_path(f: &Field, format: Format) -> TokenStream {
+    let inner = &f.inner;
+    let sp = f.inner.span();
+    match format {
+        Format::Text | Format::Path if f.kind == TypeKind::String => quote!(__dk::KeyWriter::str),
+        Format::Text | Format::Path => quote_spanned!(sp=> __dk::KeyWriter::text::<#inner>),
+        Format::Padded(_) => quote_spanned!(sp=> __dk::KeyWriter::padded::<#inner>),
+        Format::Signed(_) => quote_spanned!(sp=> __dk::KeyWriter::signed::<#inner>),
+        Format::Decimal(..) => quote_spanned!(sp=> __dk::KeyWriter::decimal::<#inner>),
+        Format::Reverse => quote_spanned!(sp=> __dk::KeyWriter::reverse::<#inner>),
+    }
+}
+
 /// Reads field `f` with the reader `__r`.
 fn read_part(f: &Field, format: Format) -> TokenStream {
     let inner = &f.inner;

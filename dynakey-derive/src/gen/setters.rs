@@ -16,6 +16,7 @@ impl Gen<'_> {
         let p = private();
         let e = self.e;
         let ident = &e.ident;
+        let builder = &self.builder;
         let mut methods = Vec::new();
         let mut traps = Vec::new();
         for (i, f) in e.fields.iter().enumerate() {
@@ -50,7 +51,13 @@ impl Gen<'_> {
             let pos = self.state_of(i);
             let to = |state: TokenStream| -> (TokenStream, TokenStream) {
                 match pos {
-                    Some(pos) => (self.retyped(Some(pos), state), quote!(self.__retype())),
+                    // The struct rebuilt in place rather than through a
+                    // generic helper: one function fewer to instantiate for
+                    // every state an update passes through.
+                    Some(pos) => (
+                        self.retyped(Some(pos), state),
+                        quote!(#builder { __c: self.__c, __s: #p::PhantomData }),
+                    ),
                     None => (quote!(Self), quote!(self)),
                 }
             };

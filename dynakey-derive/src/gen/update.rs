@@ -153,18 +153,12 @@ impl<'a> Gen<'a> {
         } else {
             quote!(where #(#bounds),*)
         };
-        let new_params: Vec<Ident> = (0..params.len()).map(|i| format_ident!("T{}", i)).collect();
 
         let impls = quote! {
             #(#traps)*
             #(#traits)*
 
             impl<M, #(#params),*> #builder<M, #(#params),*> {
-                /// The same update under other typestate parameters.
-                fn __retype<N, #(#new_params),*>(self) -> #builder<N, #(#new_params),*> {
-                    #builder { __c: self.__c, __s: #p::PhantomData }
-                }
-
                 #(#methods)*
             }
 
