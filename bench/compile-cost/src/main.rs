@@ -33,9 +33,10 @@
 //!    touches the repository's own `target/debug`.
 //! 2. Warms up: `cargo build -p C` and `cargo check -p C` for every crate
 //!    (dependencies are compiled once per feature set and mode).
-//! 3. For each crate and mode (`check`, `build`): one untimed incremental run,
-//!    then `--reps` timed runs, each after appending a comment to the crate's
-//!    `lib.rs`. Recorded per run: the wall time of the `cargo` invocation
+//! 3. For each mode (`check`, `build`): one untimed incremental run of every
+//!    crate, then `--reps` rounds that time each crate once (interleaved, so
+//!    a drift of the machine's speed hits a crate and its baseline alike),
+//!    each run after appending a comment to the crate's `lib.rs`. Recorded per run: the wall time of the `cargo` invocation
 //!    (what a user waits for), the wall and CPU time and the peak RSS of the
 //!    crate's own `rustc` (through a `RUSTC_WRAPPER` running
 //!    `/usr/bin/time`, so it is the compiler's peak, not cargo's), and the

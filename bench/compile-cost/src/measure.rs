@@ -268,20 +268,29 @@ pub(crate) fn measure(o: &Opts, r: &Runner, all: &[Crate]) -> Res<Results> {
     } else {
         &[Inc::Incremental]
     };
-    for c in all {
-        for mode in [Mode::Check, Mode::Build] {
-            for &inc in incs {
-                let env: &[(&str, &str)] = match inc {
-                    Inc::Incremental => &[],
-                    Inc::Scratch => &[("CARGO_INCREMENTAL", "0")],
-                };
-                let args = ["-q", mode.cmd(), "-p", c.name.as_str()];
-                // Untimed: brings the incremental state (and cargo's
-                // fingerprint after a CARGO_INCREMENTAL switch) up to date.
+    // Runs are interleaved: each repetition times every crate once, so a
+    // slow drift of the machine's speed (this is a shared VM) lands on the
+    // dynakey crate and its baseline alike instead of skewing their ratio.
+    for mode in [Mode::Check, Mode::Build] {
+        for &inc in incs {
+            let env: &[(&str, &str)] = match inc {
+                Inc::Incremental => &[],
+                Inc::Scratch => &[("CARGO_INCREMENTAL", "0")],
+            };
+            // Untimed: brings the incremental state (and cargo's
+            // fingerprint after a CARGO_INCREMENTAL switch) up to date.
+            for c in all {
                 touch(&r.ws, c, &mut serial)?;
-                r.cargo(&args, env, Some(&c.name))?;
-                let mut samples = Vec::new();
-                for rep in 1..=o.reps {
+                r.cargo(
+                    &["-q", mode.cmd(), "-p", c.name.as_str()],
+                    env,
+                    Some(&c.name),
+                )?;
+            }
+            let mut samples: Vec<Vec<Sample>> = all.iter().map(|_| Vec::new()).collect();
+            for rep in 1..=o.reps {
+                for (c, samples) in all.iter().zip(samples.iter_mut()) {
+                    let args = ["-q", mode.cmd(), "-p", c.name.as_str()];
                     touch(&r.ws, c, &mut serial)?;
                     wait_idle(o, &mut budget);
                     let s = r.cargo(&args, env, Some(&c.name))?.expect("measured");
@@ -300,6 +309,8 @@ pub(crate) fn measure(o: &Opts, r: &Runner, all: &[Crate]) -> Res<Results> {
                     );
                     samples.push(s);
                 }
+            }
+            for (c, samples) in all.iter().zip(samples) {
                 res.insert((c.name.clone(), mode, inc), Stats { samples });
             }
         }

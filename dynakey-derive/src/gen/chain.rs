@@ -160,11 +160,11 @@ pub fn cond_chain(
         of_index(k)
     );
     let start = match steps.first() {
-        None => quote!(#p::SortKeyFull::__new(#index, #attr, Self::#tpl)),
-        Some(s) if s.is_text() => quote!(#p::SortKeyTextNext::__new(#index, #attr, Self::#tpl)),
+        None => quote!(#p::SortKeyFull::__new(#index, #attr, #tpl)),
+        Some(s) if s.is_text() => quote!(#p::SortKeyTextNext::__new(#index, #attr, #tpl)),
         Some(s) => {
             let write = s.write_fn();
-            quote!(#p::SortKeyNext::__new(#index, #attr, Self::#tpl, #write))
+            quote!(#p::SortKeyNext::__new(#index, #attr, #tpl, #write))
         }
     };
     let wrapped = if n == 0 {

@@ -20,8 +20,7 @@ fn key_meta(e: &Entity, k: &KeyModel) -> TokenStream {
         }
     }
     let tc = tpl_const(k);
-    let ident = &e.ident;
-    quote!(#p::KeyMeta::__new(#attr, &[#(#names),*], #ident::#tc))
+    quote!(#p::KeyMeta::__new(#attr, &[#(#names),*], #tc))
 }
 
 fn index_meta(e: &Entity, ix: &IndexModel) -> TokenStream {

@@ -134,12 +134,14 @@ fn internal_fn(k: &KeyModel) -> Ident {
     format_ident!("__key_{}", k.fn_name)
 }
 
-/// `Self::__TPL_<NAME>`: the template's static description.
+/// `__TPL_<NAME>`: the template's static description (a free item of
+/// the expansion's `const _` block, like the `__key_*` writers: nothing
+/// outside the block names them, so they need no `pub` or `doc(hidden)`).
 pub fn tpl_const(k: &KeyModel) -> Ident {
     format_ident!("__TPL_{}", k.fn_name.to_uppercase())
 }
 
-/// The associated const describing template `k` to the runtime.
+/// The const describing template `k` to the runtime.
 fn tpl_def(e: &Entity, k: &KeyModel) -> TokenStream {
     let p = private();
     let name = tpl_const(k);
@@ -162,8 +164,7 @@ fn tpl_def(e: &Entity, k: &KeyModel) -> TokenStream {
     });
     let of_index = k.index.as_ref().map(|ix| quote!(.of_index(#ix)));
     quote! {
-        #[doc(hidden)]
-        pub const #name: &'static #p::KeyTemplate = &#p::KeyTemplate::new(#disc, #text, &[#(#parts),*])#of_index;
+        const #name: &#p::KeyTemplate = &#p::KeyTemplate::new(#disc, #text, &[#(#parts),*])#of_index;
     }
 }
 
@@ -193,11 +194,9 @@ fn text_fn(e: &Entity, k: &KeyModel) -> TokenStream {
     let tpl = tpl_const(k);
     let allow = allow_many(fields.len());
     quote! {
-        #[doc(hidden)]
-        #[inline]
         #allow
-        pub fn #name(#(#params),*) -> #p::Result<#p::String, #p::KeyFormatError> {
-            let mut __w = #p::KeyWriter::new(Self::#tpl);
+        fn #name(#(#params),*) -> #p::Result<#p::String, #p::KeyFormatError> {
+            let mut __w = #p::KeyWriter::new(#tpl);
             #(#writes)*
             __w.finish()
         }
@@ -222,7 +221,7 @@ pub fn call_key_fn(e: &Entity, k: &KeyModel, bound: bool) -> TokenStream {
             quote!(&self.#id)
         }
     });
-    quote!(Self::#name(#(#args),*))
+    quote!(#name(#(#args),*))
 }
 
 fn parse_fn(e: &Entity, k: &KeyModel) -> TokenStream {
@@ -249,9 +248,8 @@ fn parse_fn(e: &Entity, k: &KeyModel) -> TokenStream {
     );
     quote! {
         #[doc = #doc]
-        #[inline]
         pub fn #name(key: &str) -> #p::Result<(#(#tys,)*), #p::KeyFormatError> {
-            let mut __r = #p::KeyReader::new(Self::#tpl, key)?;
+            let mut __r = #p::KeyReader::new(#tpl, key)?;
             #(#steps)*
             __r.end()?;
             #p::Ok((#(#outs,)*))
@@ -338,8 +336,8 @@ pub fn keys(e: &Entity, vis: &syn::Visibility) -> KeyCode {
         all.extend(ix.sk.iter());
     }
     for k in &all {
-        inherent.push(tpl_def(e, k));
-        inherent.push(text_fn(e, k));
+        impls.push(tpl_def(e, k));
+        impls.push(text_fn(e, k));
         inherent.push(parse_fn(e, k));
         if k.role == KeyRole::Sort {
             let (o, i, entry) = super::chain::cond_chain(e, k, vis);

@@ -57,11 +57,8 @@ pub fn private_path() -> TokenStream {
 /// third of what it was, and expansion size is what every user pays for on
 /// every edit.
 ///
-/// An `Ident`, not a `TokenStream`: inside rustc, interpolating a token
-/// stream into `quote!` flushes and concatenates streams across the
-/// proc-macro bridge, while an identifier is one token pushed locally.
-/// With hundreds of `__dk::` paths per entity that is a large share of
-/// the derive's own run time.
+/// An `Ident` rather than a `TokenStream`: interpolating an identifier
+/// pushes one token, while a token stream is concatenated as a stream.
 pub fn private() -> proc_macro2::Ident {
     proc_macro2::Ident::new("__dk", proc_macro2::Span::call_site())
 }
@@ -73,7 +70,7 @@ pub fn private() -> proc_macro2::Ident {
 pub fn scoped(items: TokenStream) -> TokenStream {
     let full = private_path();
     quote! {
-        #[allow(non_camel_case_types)]
+        #[allow(non_camel_case_types, dead_code)]
         const _: () = {
             #[allow(unused_imports)]
             use #full as __dk;

@@ -15,7 +15,7 @@
 //! bounds over them are in `update_bounds`, the setters in `setters`.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, ToTokens, TokenStreamExt};
 use syn::{Ident, Index};
 
 use super::keys::{allow_many, arg_rebind, arg_ty, call_key_fn};
@@ -70,16 +70,22 @@ impl<'a> Gen<'a> {
     }
 
     /// `Builder<M, S0, .., Set, ..>` with parameter `pos` replaced.
+    ///
+    /// Built token by token into one stream: inside rustc every token
+    /// stream interpolated into `quote!` is a round trip across the
+    /// proc-macro bridge, and this runs once per setter.
     pub fn retyped(&self, pos: Option<usize>, state: TokenStream) -> TokenStream {
         let builder = &self.builder;
-        let ps = self.params.iter().enumerate().map(|(j, s)| {
+        let mut ps = TokenStream::new();
+        for (j, s) in self.params.iter().enumerate() {
+            ps.append(proc_macro2::Punct::new(',', proc_macro2::Spacing::Alone));
             if Some(j) == pos {
-                state.clone()
+                ps.extend(state.clone());
             } else {
-                quote!(#s)
+                s.to_tokens(&mut ps);
             }
-        });
-        quote!(#builder<M, #(#ps),*>)
+        }
+        quote!(#builder<M #ps>)
     }
 
     fn expand(&self) -> UpdateCode {
@@ -291,7 +297,6 @@ impl<'a> Gen<'a> {
     fn upkeep(&self) -> Vec<TokenStream> {
         let p = private();
         let e = self.e;
-        let ident = &e.ident;
         let mut out = Vec::new();
         for k in self.u.keys.iter().filter(|k| !k.open.is_empty()) {
             let touched = k.open.iter().map(|&i| {
@@ -329,7 +334,7 @@ impl<'a> Gen<'a> {
                 if #(#touched)||* {
                     // An absent input: the item leaves the index.
                     let __k = match (#(#vals,)*) {
-                        (#(#pats,)*) => #p::Some(#ident::#call(#(#args),*)),
+                        (#(#pats,)*) => #p::Some(#call(#(#args),*)),
                         _ => #p::None,
                     };
                     __c.index_key(#attr, __k);
