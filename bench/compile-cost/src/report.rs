@@ -195,8 +195,8 @@ pub(crate) fn report(o: &Opts, res: &Results, info: &RunInfo, regenerated: bool)
          *baseline*: the same structs with `serde` derives, `format!` keys and `serde_dynamo`, \
          the same use sites on the SDK client. Incremental: `cargo check` / `cargo build` after \
          appending a comment to the crate's `lib.rs` (an edit that changes nothing), \
-         dependencies built, default dev profile. Median of {reps} runs. Peak: maximum RSS of \
-         the crate's `rustc`.\n"
+         dependencies built, default dev profile. Median of {reps} runs, interleaved (each round \
+         times every crate once). Peak: maximum RSS of the crate's `rustc`.\n"
     );
 
     let timed: Vec<&Sample> = res.values().flat_map(|s| s.samples.iter()).collect();
