@@ -7,7 +7,7 @@ use super::template::{check_raw, mismatch, unescape, KeyTemplate, PartFormat, Te
 use crate::error::{KeyFormatError, KeyFormatReason};
 
 /// Reads a key back, field by field, as generated `parse_*` functions do.
-/// Every field must be in the exact form a [`KeyWriter`] writes, so a key
+/// Every field must be in the exact form a [`KeyWriter`](super::KeyWriter) writes, so a key
 /// that reads back writes back to the same text.
 ///
 /// ```
