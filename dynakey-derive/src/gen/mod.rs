@@ -67,6 +67,8 @@ pub fn private() -> proc_macro2::Ident {
 /// and inherent) are global wherever they are written, so they can live in
 /// an anonymous block that brings the alias without adding a name to the
 /// user's module.
+/// `dead_code` is allowed in the block: the key templates and writers
+/// are free items there, and not every entity calls each of them.
 pub fn scoped(items: TokenStream) -> TokenStream {
     let full = private_path();
     quote! {

@@ -15,7 +15,7 @@
 //! bounds over them are in `update_bounds`, the setters in `setters`.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, ToTokens, TokenStreamExt};
+use quote::{format_ident, quote};
 use syn::{Ident, Index};
 
 use super::keys::{allow_many, arg_rebind, arg_ty, call_key_fn};
@@ -70,22 +70,16 @@ impl<'a> Gen<'a> {
     }
 
     /// `Builder<M, S0, .., Set, ..>` with parameter `pos` replaced.
-    ///
-    /// Built token by token into one stream: inside rustc every token
-    /// stream interpolated into `quote!` is a round trip across the
-    /// proc-macro bridge, and this runs once per setter.
     pub fn retyped(&self, pos: Option<usize>, state: TokenStream) -> TokenStream {
         let builder = &self.builder;
-        let mut ps = TokenStream::new();
-        for (j, s) in self.params.iter().enumerate() {
-            ps.append(proc_macro2::Punct::new(',', proc_macro2::Spacing::Alone));
+        let ps = self.params.iter().enumerate().map(|(j, s)| {
             if Some(j) == pos {
-                ps.extend(state.clone());
+                state.clone()
             } else {
-                s.to_tokens(&mut ps);
+                quote!(#s)
             }
-        }
-        quote!(#builder<M #ps>)
+        });
+        quote!(#builder<M, #(#ps),*>)
     }
 
     fn expand(&self) -> UpdateCode {

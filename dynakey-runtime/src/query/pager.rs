@@ -288,6 +288,21 @@ pub(crate) struct Pager<D> {
 /// it decodes and says whether the item counts (`false`: skipped).
 type Sink<'a> = dyn FnMut(&Item) -> Result<bool, Error> + Send + 'a;
 
+/// A sink that decodes each item into `out` (an item the decoder skips
+/// does not count).
+fn into_vec<'a, D: Decoder>(
+    decoder: &'a D,
+    out: &'a mut Vec<D::Out>,
+) -> impl FnMut(&Item) -> Result<bool, Error> + Send + 'a {
+    move |item| match decoder.decode(item)? {
+        Some(x) => {
+            out.push(x);
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
 /// A read over lanes without its decoder: merge and limit.
 pub(crate) struct RawPager {
     db: Db,
@@ -354,14 +369,7 @@ impl<D: Decoder> Pager<D> {
     pub(crate) async fn all(self) -> Result<Vec<D::Out>, Error> {
         let Pager { mut raw, decoder } = self;
         let mut out = Vec::new();
-        raw.all(&mut |item| match decoder.decode(item)? {
-            Some(x) => {
-                out.push(x);
-                Ok(true)
-            }
-            None => Ok(false),
-        })
-        .await?;
+        raw.all(&mut into_vec(&decoder, &mut out)).await?;
         Ok(out)
     }
 
@@ -372,13 +380,7 @@ impl<D: Decoder> Pager<D> {
         let Pager { mut raw, decoder } = self;
         let mut items = Vec::new();
         let cursor = raw
-            .page(cursor, &mut |item| match decoder.decode(item)? {
-                Some(x) => {
-                    items.push(x);
-                    Ok(true)
-                }
-                None => Ok(false),
-            })
+            .page(cursor, &mut into_vec(&decoder, &mut items))
             .await?;
         Ok(Page { items, cursor })
     }
