@@ -1046,3 +1046,56 @@ async fn versioned_puts_are_checked_inside_transactions_too() {
         .unwrap();
     assert_eq!((now.hits, now.version), (5, 2));
 }
+
+/// A type the next test's macro names through `$crate`.
+pub type Count = u32;
+
+/// Declares an entity the way a user's `macro_rules!` would, with field
+/// types written `$crate::..` (which the derive cannot write back as source
+/// text: `$crate` exists only inside the macro's expansion).
+macro_rules! declare_counter {
+    ($name:ident) => {
+        #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+        #[dynamo(entity = "COUNTER")]
+        #[pk("COUNTER#<id>")]
+        #[sk("COUNTER")]
+        pub struct $name {
+            pub id: String,
+            pub hits: $crate::Count,
+            pub note: Option<$crate::Count>,
+        }
+    };
+}
+
+declare_counter!(Hits);
+
+#[tokio::test]
+async fn entities_declared_by_a_macro_with_crate_paths() {
+    let f = fixture(&[Hits::META]).await;
+    let db = &f.db;
+    let c = Hits {
+        id: "a".into(),
+        hits: 7,
+        note: Some(1),
+    };
+    assert_eq!(Hits::from_item(&c.to_item().unwrap()).unwrap(), c);
+    db.put(&c).await.unwrap();
+    db.update(Hits::update("a").set_hits(8u32).remove_note())
+        .await
+        .unwrap();
+    db.update(Hits::update("a").set_hits_if_not_exists(1u32))
+        .await
+        .unwrap();
+    let got = db.get(Hits::key("a").unwrap()).await.unwrap();
+    let want = Hits {
+        id: "a".into(),
+        hits: 8,
+        note: None,
+    };
+    assert_eq!(got, Some(want.clone()));
+    assert_eq!(
+        raw(db, "COUNTER#a", "COUNTER").await,
+        want.to_item().unwrap()
+    );
+    drop(f.local);
+}

@@ -10,8 +10,9 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::keys::{arg_ty, of_index, opt_str, tpl_const, write_fn_path};
-use super::{private, private_path};
+use super::keys::{arg_text, of_index, opt_text, tpl_name, write_fn_path};
+use super::private_path;
+use super::text::{lit, w, Code, Piece, Types};
 use crate::model::{Entity, Field, KeyModel, Part};
 use crate::template::Format;
 use crate::types::TypeKind;
@@ -31,6 +32,8 @@ fn camel(s: &str) -> String {
 
 /// One field of a chain, with how its value is written.
 struct Step<'a> {
+    /// The field's index in the entity.
+    i: usize,
     f: &'a Field,
     format: Format,
 }
@@ -40,55 +43,46 @@ impl Step<'_> {
         self.f.kind == TypeKind::String
     }
 
-    /// The runtime step type that compares this field.
-    fn runtime_ty(
-        &self,
-        full: &dyn quote::ToTokens,
-        e: &syn::Ident,
-        kind: &TokenStream,
-    ) -> TokenStream {
-        let inner = &self.f.inner;
-        if self.is_text() {
-            quote!(#full::SortKeyTextNext<#e, #kind>)
-        } else {
-            quote!(#full::SortKeyNext<#e, #kind, #inner>)
-        }
-    }
-
-    /// The runtime writer method that writes this field's value.
+    /// The runtime writer method that writes this field's value: tokens
+    /// with the field type's span (a type without the format's trait gets
+    /// its error at the field).
     fn write_fn(&self) -> TokenStream {
         write_fn_path(self.f, self.format)
     }
 
     /// The value argument `v` as the reference the runtime takes.
-    fn arg(&self) -> TokenStream {
+    fn arg(&self) -> &'static str {
         if self.is_text() {
-            quote!(v.as_ref())
+            "v.as_ref()"
         } else {
-            quote!(v.borrow())
+            "v.borrow()"
         }
     }
 }
 
-/// The chain of sort key `k`: the structs (for the user's module), their
-/// impls, and the entry function (for the entity's impl).
+/// The chain of sort key `k`: the structs (returned, for the user's
+/// module); their impls go to `impls` and the entry function to
+/// `inherent`.
 pub fn cond_chain(
     e: &Entity,
     k: &KeyModel,
     vis: &syn::Visibility,
-) -> (TokenStream, TokenStream, TokenStream) {
-    let p = private();
+    t: &Types,
+    impls: &mut Code,
+    inherent: &mut Code,
+) -> TokenStream {
     let full = private_path();
     let ident = &e.ident;
-    let kind_short = format_ident!("{}", k.kind_name());
-    let kind = quote!(#full::#kind_short);
+    let kind_name = k.kind_name();
+    let kind_short = format_ident!("{}", kind_name);
     let camel = camel(&k.fn_name);
-    let level = |i: usize| format_ident!("{}{}Cond{}", ident, camel, i);
+    let level = |i: usize| format!("{ident}{camel}Cond{i}");
     let steps: Vec<Step> = k
         .parts
         .iter()
         .filter_map(|p| match p {
             Part::Field { field, format } => Some(Step {
+                i: *field,
                 f: &e.fields[*field],
                 format: *format,
             }),
@@ -96,26 +90,35 @@ pub fn cond_chain(
         })
         .collect();
     let n = steps.len();
-    let res = quote!(#p::CondResult<#ident, #p::#kind_short>);
+    let res = format!("__dk::CondResult<{ident}, __dk::{kind_name}>");
     let mut structs = Vec::new();
-    let mut impls = Vec::new();
     // The last step has no field to fix, so no method of its own: the
     // chain ends in the runtime's `SortKeyFull` itself.
-    let full_ty = quote!(#p::SortKeyFull<#ident, #p::#kind_short>);
     let step_ty = |i: usize| {
         if i == n {
-            full_ty.clone()
+            format!("__dk::SortKeyFull<{ident}, __dk::{kind_name}>")
         } else {
-            let l = level(i);
-            quote!(#l)
+            level(i)
         }
     };
-    for i in 0..n {
+    for (i, s) in steps.iter().enumerate() {
         let this = level(i);
-        let s = &steps[i];
-        let inner = s.runtime_ty(&full, ident, &kind);
+        let this_ident = format_ident!("{}", this);
+        let inner = if s.is_text() {
+            quote!(#full::SortKeyTextNext<#ident, #full::#kind_short>)
+        } else {
+            let ty = &s.f.inner;
+            quote!(#full::SortKeyNext<#ident, #full::#kind_short, #ty>)
+        };
         // The same type through the alias, for the impls in the scoped block.
-        let short = s.runtime_ty(&p, ident, &quote!(#p::#kind_short));
+        let short = if s.is_text() {
+            format!("__dk::SortKeyTextNext<{ident}, __dk::{kind_name}>")
+        } else {
+            format!(
+                "__dk::SortKeyNext<{ident}, __dk::{kind_name}, {}>",
+                t.inner[s.i]
+            )
+        };
         let doc = if i == 0 {
             format!(
                 "Conditions on `{}` = `{}` of `{}`: fix leading fields in order, then compare the next one.",
@@ -130,103 +133,124 @@ pub fn cond_chain(
         structs.push(quote! {
             #[doc = #doc]
             #[must_use]
-            #vis struct #this(#inner);
+            #vis struct #this_ident(#inner);
         });
-        impls.push(quote! {
-            impl #p::Debug for #this {
-                fn fmt(&self, f: &mut #p::Formatter<'_>) -> #p::FmtResult {
-                    #p::Debug::fmt(&self.0, f)
-                }
-            }
-            impl #p::Deref for #this {
-                type Target = #short;
-                #[inline]
-                fn deref(&self) -> &Self::Target {
-                    &self.0
-                }
-            }
-        });
-        impls.push(fixer(&this, s, steps.get(i + 1), &step_ty(i + 1), &res));
+        w!(
+            impls.text,
+            "impl __dk::Debug for {this} {{ \
+             fn fmt(&self, f: &mut __dk::Formatter<'_>) -> __dk::FmtResult {{ __dk::Debug::fmt(&self.0, f) }} }} \
+             impl __dk::Deref for {this} {{ type Target = {short}; \
+             #[inline] fn deref(&self) -> &Self::Target {{ &self.0 }} }}"
+        );
+        fixer(
+            &this,
+            s,
+            steps.get(i + 1),
+            &step_ty(i + 1),
+            &res,
+            e,
+            t,
+            impls,
+        );
     }
-    let entry_name = format_ident!("{}", k.fn_name);
     let first = step_ty(0);
-    let index = opt_str(&k.index);
-    let attr = &k.attr;
-    let tpl = tpl_const(k);
-    let doc = format!(
+    let index = opt_text(&k.index);
+    let attr = lit(&k.attr);
+    let tpl = tpl_name(k);
+    let doc = lit(&format!(
         "Sort-key conditions on `{}` = `{}`{}.",
         k.attr,
         k.template,
         of_index(k)
-    );
-    let start = match steps.first() {
-        None => quote!(#p::SortKeyFull::__new(#index, #attr, #tpl)),
-        Some(s) if s.is_text() => quote!(#p::SortKeyTextNext::__new(#index, #attr, #tpl)),
-        Some(s) => {
-            let write = s.write_fn();
-            quote!(#p::SortKeyNext::__new(#index, #attr, #tpl, #write))
-        }
-    };
-    let wrapped = if n == 0 {
-        start
+    ));
+    let (open, close) = if n == 0 {
+        (String::new(), "")
     } else {
-        quote!(#first(#start))
+        (format!("{first}("), ")")
     };
-    let entry = quote! {
-        #[doc = #doc]
-        pub fn #entry_name() -> #first {
-            #wrapped
+    let body = match steps.first() {
+        None => vec![Piece::Text(format!(
+            "__dk::SortKeyFull::__new({index}, {attr}, {tpl})"
+        ))],
+        Some(s) if s.is_text() => vec![Piece::Text(format!(
+            "{open}__dk::SortKeyTextNext::__new({index}, {attr}, {tpl}){close}"
+        ))],
+        Some(s) => {
+            // The writer's tokens go inside the call's parentheses, which
+            // text cannot leave open: the call is tokens too.
+            let write = s.write_fn();
+            let index = super::text::tokens(&index);
+            let tpl = format_ident!("{}", tpl);
+            let attr = &k.attr;
+            let call = quote!(__dk::SortKeyNext::__new(#index, #attr, #tpl, #write));
+            if n == 0 {
+                vec![Piece::Tokens(call)]
+            } else {
+                let first = format_ident!("{}", first);
+                vec![Piece::Tokens(quote!(#first(#call)))]
+            }
         }
     };
-    (quote!(#(#structs)*), quote!(#(#impls)*), entry)
+    inherent.hybrid_fn(
+        &format!("#[doc = {doc}] pub fn {}() -> {first}", k.fn_name),
+        body,
+    );
+    quote!(#(#structs)*)
 }
 
 /// The impl of step `this` that fixes its field `s`, leading to step
 /// `next_ty` (whose field is `next`, if any); and for a text field, the
 /// prefix search named after it. `res` is the condition type.
+#[allow(clippy::too_many_arguments)]
 fn fixer(
-    this: &syn::Ident,
+    this: &str,
     s: &Step,
     next: Option<&Step>,
-    next_ty: &TokenStream,
-    res: &TokenStream,
-) -> TokenStream {
-    let p = private();
+    next_ty: &str,
+    res: &str,
+    e: &Entity,
+    t: &Types,
+    out: &mut Code,
+) {
     let id = &s.f.ident;
-    let aty = arg_ty(s.f);
+    let aty = arg_text(e, t, s.i);
     let v = s.arg();
     let body = match (s.is_text(), next) {
-        (_, None) => quote!(self.0.__end(#v)),
-        (true, Some(n)) if n.is_text() => quote!(#next_ty(self.0.__then_text(#v))),
-        (false, Some(n)) if n.is_text() => {
-            quote!(#next_ty(#p::SortKeyTextNext::__from(&self.0, #v)))
+        (_, None) => Piece::Text(format!("self.0.__end({v})")),
+        (true, Some(n)) if n.is_text() => {
+            Piece::Text(format!("{next_ty}(self.0.__then_text({v}))"))
         }
+        (false, Some(n)) if n.is_text() => Piece::Text(format!(
+            "{next_ty}(__dk::SortKeyTextNext::__from(&self.0, {v}))"
+        )),
         (_, Some(n)) => {
-            let inner = &n.f.inner;
+            // The next field's writer keeps its span: the whole call is
+            // tokens (text cannot leave the parentheses open).
             let write = n.write_fn();
-            quote!(#next_ty(self.0.__then::<#inner>(#v, #write)))
+            let next_ty = format_ident!("{}", next_ty);
+            let inner = &n.f.inner;
+            let v = super::text::tokens(v);
+            Piece::Tokens(quote!(#next_ty(self.0.__then::<#inner>(#v, #write))))
         }
     };
-    let doc = format!("Fixes `{id}` to `v`.");
-    let prefix = s.is_text().then(|| {
-        let sw = format_ident!("{}_starts_with", id);
-        let doc = format!(
+    let doc = lit(&format!("Fixes `{id}` to `v`."));
+    let mut code = Code::default();
+    code.hybrid_fn(
+        &format!("#[doc = {doc}] pub fn {id}(&self, v: {aty}) -> {next_ty}"),
+        vec![body],
+    );
+    if s.is_text() {
+        let doc = lit(&format!(
             "Keys whose `{id}` text starts with `text`: a prefix search on the text, unlike `.{id}(..)`, which fixes the value."
+        ));
+        w!(
+            code.text,
+            "#[doc = {doc}] pub fn {id}_starts_with(&self, text: impl __dk::AsRef<str>) -> {res} {{ self.0.starts_with(text) }}"
         );
-        quote! {
-            #[doc = #doc]
-            pub fn #sw(&self, text: impl #p::AsRef<str>) -> #res {
-                self.0.starts_with(text)
-            }
-        }
-    });
-    quote! {
-        impl #this {
-            #[doc = #doc]
-            pub fn #id(&self, v: #aty) -> #next_ty {
-                #body
-            }
-            #prefix
-        }
+    }
+    if code.tokens.is_empty() {
+        w!(out.text, "impl {this} {{ {} }}", code.text);
+    } else {
+        out.tokens.extend(code.wrapped(&format!("impl {this}")));
     }
 }

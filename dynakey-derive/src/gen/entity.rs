@@ -5,49 +5,101 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::codec::{decode_fields, encode_values};
-use super::keys::{call_text_fn, key_fields, keys, tpl_const};
+use super::keys::{call_text, call_text_fn, key_fields, keys, tpl_name};
+use super::text::{lit, tokens, w, Code, Piece, Types};
 use super::{private, scoped};
 use crate::model::{Entity, IndexModel, KeyKind, KeyModel, Projection, Stamp};
 
-fn key_meta(e: &Entity, k: &KeyModel) -> TokenStream {
-    let p = private();
-    let attr = &k.attr;
+fn key_meta(e: &Entity, k: &KeyModel) -> String {
     let mut names: Vec<String> = Vec::new();
     for i in k.fields() {
-        let n = e.fields[i].ident.to_string();
+        let n = lit(&e.fields[i].ident.to_string());
         if !names.contains(&n) {
             names.push(n);
         }
     }
-    let tc = tpl_const(k);
-    quote!(#p::KeyMeta::__new(#attr, &[#(#names),*], #tc))
+    format!(
+        "__dk::KeyMeta::__new({}, &[{}], {})",
+        lit(&k.attr),
+        names.join(", "),
+        tpl_name(k)
+    )
 }
 
-fn index_meta(e: &Entity, ix: &IndexModel) -> TokenStream {
-    let p = private();
-    let name = &ix.name;
+fn opt_meta(m: Option<String>) -> String {
+    match m {
+        Some(m) => format!("__dk::Some({m})"),
+        None => "__dk::None".to_owned(),
+    }
+}
+
+fn index_meta(e: &Entity, ix: &IndexModel) -> String {
     let kind = match ix.kind {
-        KeyKind::Local => quote!(#p::IndexKind::Local),
-        _ => quote!(#p::IndexKind::Global),
+        KeyKind::Local => "Local",
+        _ => "Global",
     };
-    let pk = key_meta(e, &ix.pk);
-    let sk = match &ix.sk {
-        Some(k) => {
-            let m = key_meta(e, k);
-            quote!(#p::Some(#m))
-        }
-        None => quote!(#p::None),
-    };
-    let sparse = ix.sparse;
     let projection = match &ix.projection {
-        Projection::All => quote!(#p::IndexProjection::All),
-        Projection::KeysOnly => quote!(#p::IndexProjection::KeysOnly),
+        Projection::All => "__dk::IndexProjection::All".to_owned(),
+        Projection::KeysOnly => "__dk::IndexProjection::KeysOnly".to_owned(),
         Projection::Include(fs) => {
-            let attrs = fs.iter().map(|&i| &e.fields[i].attr);
-            quote!(#p::IndexProjection::Include(&[#(#attrs),*]))
+            let attrs: Vec<String> = fs.iter().map(|&i| lit(&e.fields[i].attr)).collect();
+            format!("__dk::IndexProjection::Include(&[{}])", attrs.join(", "))
         }
     };
-    quote!(#p::IndexMeta { name: #name, kind: #kind, pk: #pk, sk: #sk, sparse: #sparse, projection: #projection })
+    format!(
+        "__dk::IndexMeta {{ name: {}, kind: __dk::IndexKind::{kind}, pk: {}, sk: {}, sparse: {}, projection: {projection} }}",
+        lit(&ix.name),
+        key_meta(e, &ix.pk),
+        opt_meta(ix.sk.as_ref().map(|k| key_meta(e, k))),
+        ix.sparse
+    )
+}
+
+/// `const META`: everything the runtime knows of the entity.
+fn meta(e: &Entity) -> String {
+    let indexes: Vec<String> = e.indexes.iter().map(|ix| index_meta(e, ix)).collect();
+    let fields: Vec<String> = e
+        .fields
+        .iter()
+        .filter(|f| !f.skip())
+        .map(|f| {
+            // May be absent from a stored item (a set reads as empty).
+            let optional = f.may_be_absent() || crate::types::is_set(&f.inner);
+            format!(
+                "__dk::FieldMeta::__new({}, {}, {optional}, {}, {})",
+                lit(&f.ident.to_string()),
+                lit(&f.attr),
+                lit(&f.ty_text()),
+                f.default.is_some()
+            )
+        })
+        .collect();
+    let attr_of = |f: Option<&crate::model::Field>| opt_meta(f.map(|f| lit(&f.attr)));
+    let stamp = |s: Stamp| attr_of(e.fields.iter().find(|f| f.stamp == Some(s)));
+    let unique: Vec<String> = e
+        .fields
+        .iter()
+        .filter(|f| f.unique)
+        .map(|f| lit(&f.attr))
+        .collect();
+    format!(
+        "const META: &'static __dk::EntityMeta = &__dk::EntityMeta {{ \
+         type_name: {}, discriminator: {}, discriminator_attr: {}, pk: {}, sk: {}, \
+         indexes: &[{}], fields: &[{}], ttl_attr: {}, version_attr: {}, \
+         created_at: {}, updated_at: {}, unique: &[{}] }};",
+        lit(&e.ident.to_string()),
+        lit(&e.discriminator),
+        lit(&e.disc_attr),
+        key_meta(e, &e.pk),
+        opt_meta(e.sk.as_ref().map(|k| key_meta(e, k))),
+        indexes.join(", "),
+        fields.join(", "),
+        opt_meta(e.ttl_attr.as_ref().map(|a| lit(a))),
+        attr_of(e.fields.iter().find(|f| f.version())),
+        stamp(Stamp::Created),
+        stamp(Stamp::Updated),
+        unique.join(", ")
+    )
 }
 
 /// The keys of one index as `Option<AttributeValue>` locals, one per key
@@ -107,121 +159,53 @@ fn index_values(e: &Entity, ix: &IndexModel, first: usize) -> (TokenStream, Vec<
 }
 
 pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
-    let p = private();
     let ident = &e.ident;
-    let code = keys(e, vis);
-    let update = super::update::expand(e, vis);
+    let types = Types::of(e);
+    let code = keys(e, vis, &types);
+    let update = super::update::expand(e, vis, &types);
     let outer = &code.outer;
-    let chain_impls = &code.impls;
-    let inherent = &code.inherent;
     let update_outer = &update.outer;
-    let update_impls = &update.impls;
 
-    let type_name = ident.to_string();
-    let disc = &e.discriminator;
-    let disc_attr = &e.disc_attr;
-    let pk_meta = key_meta(e, &e.pk);
-    let sk_meta = match &e.sk {
-        Some(k) => {
-            let m = key_meta(e, k);
-            quote!(#p::Some(#m))
-        }
-        None => quote!(#p::None),
-    };
-    let index_metas = e.indexes.iter().map(|ix| index_meta(e, ix));
-    let field_metas = e.fields.iter().filter(|f| !f.skip()).map(|f| {
-        let name = f.ident.to_string();
-        let attr = &f.attr;
-        // May be absent from a stored item (a set reads as empty).
-        let optional = f.may_be_absent() || crate::types::is_set(&f.inner);
-        let ty = f.ty_text();
-        let default = f.default.is_some();
-        quote!(#p::FieldMeta::__new(#name, #attr, #optional, #ty, #default))
-    });
-    let version = match e.fields.iter().find(|f| f.version()) {
-        Some(f) => {
-            let a = &f.attr;
-            quote!(#p::Some(#a))
-        }
-        None => quote!(#p::None),
-    };
-    let ttl = match &e.ttl_attr {
-        Some(a) => quote!(#p::Some(#a)),
-        None => quote!(#p::None),
-    };
-    let stamp = |s: Stamp| match e.fields.iter().find(|f| f.stamp == Some(s)) {
-        Some(f) => {
-            let a = &f.attr;
-            quote!(#p::Some(#a))
-        }
-        None => quote!(#p::None),
-    };
-    let (created_at, updated_at) = (stamp(Stamp::Created), stamp(Stamp::Updated));
-    let unique = e.fields.iter().filter(|f| f.unique).map(|f| &f.attr);
-    let validate = validate_fn(e);
-
-    let pk_attr = &e.pk.attr;
-    let pk_call = call_text_fn(e, &e.pk, false);
-    let sk_key = match &e.sk {
-        Some(k) => {
-            let attr = &k.attr;
-            let call = call_text_fn(e, k, false);
-            quote!(#p::Some((#attr, #call)))
-        }
-        None => quote!(#p::None),
-    };
-    let to_item = to_item_body(e);
-    // Batch writes take unversioned entities only (DYNA229).
-    let unversioned = e
-        .fields
-        .iter()
-        .all(|f| !f.version())
-        .then(|| quote!(impl #p::Unversioned for #ident {}));
+    let mut imp = Code::default();
+    imp.text.push_str(&meta(e));
+    imp.tokens.extend(validate_fn(e));
+    imp.hybrid_fn(
+        "fn to_item(&self) -> __dk::Result<__dk::Item, __dk::EncodeError>",
+        vec![Piece::Tokens(to_item_body(e))],
+    );
+    let mut from = vec![Piece::Text(format!(
+        "__dk::check_discriminator(__item, {}, {})?; let __path = __dk::AttrPath::root(\"\");",
+        lit(&e.disc_attr),
+        lit(&e.discriminator)
+    ))];
     let decode = decode_fields(&e.fields);
+    from.push(Piece::Tokens(quote!(__dk::Ok(Self { #decode }))));
+    imp.hybrid_fn(
+        "fn from_item(__item: &__dk::Item) -> __dk::Result<Self, __dk::DecodeError>",
+        from,
+    );
+    let sk_key = match &e.sk {
+        Some(k) => format!("__dk::Some(({}, {}))", lit(&k.attr), call_text(e, k, false)),
+        None => "__dk::None".to_owned(),
+    };
+    w!(
+        imp.text,
+        "fn item_key(&self) -> __dk::Result<__dk::Key<Self>, __dk::KeyFormatError> {{ \
+         __dk::Ok(__dk::Key::__new({}, {}, {sk_key})) }}",
+        lit(&e.pk.attr),
+        call_text(e, &e.pk, false)
+    );
 
-    let impls = scoped(quote! {
-        #chain_impls
-        #update_impls
-
-        impl #ident {
-            #inherent
-        }
-
-        #unversioned
-
-        impl #p::Entity for #ident {
-            const META: &'static #p::EntityMeta = &#p::EntityMeta {
-                type_name: #type_name,
-                discriminator: #disc,
-                discriminator_attr: #disc_attr,
-                pk: #pk_meta,
-                sk: #sk_meta,
-                indexes: &[#(#index_metas),*],
-                fields: &[#(#field_metas),*],
-                ttl_attr: #ttl,
-                version_attr: #version,
-                created_at: #created_at,
-                updated_at: #updated_at,
-                unique: &[#(#unique),*],
-            };
-
-            #validate
-
-            fn to_item(&self) -> #p::Result<#p::Item, #p::EncodeError> {
-                #to_item
-            }
-
-            fn from_item(__item: &#p::Item) -> #p::Result<Self, #p::DecodeError> {
-                #p::check_discriminator(__item, #disc_attr, #disc)?;
-                let __path = #p::AttrPath::root("");
-                #p::Ok(Self { #decode })
-            }
-
-            fn item_key(&self) -> #p::Result<#p::Key<Self>, #p::KeyFormatError> {
-                #p::Ok(#p::Key::__new(#pk_attr, #pk_call, #sk_key))
-            }
-        }
-    });
+    let mut items = code.impls.into_tokens();
+    items.extend(update.impls);
+    items.extend(code.inherent.wrapped(&format!("impl {ident}")));
+    // Batch writes take unversioned entities only (DYNA229).
+    if e.fields.iter().all(|f| !f.version()) {
+        items.extend(tokens(&format!("impl __dk::Unversioned for {ident} {{}}")));
+    }
+    items.extend(imp.one_block(&format!("impl __dk::Entity for {ident}")));
+    items.extend(types.aliases);
+    let impls = scoped(items);
     quote! {
         #outer
         #update_outer

@@ -9,54 +9,7 @@ use crate::model::{Entity, Field, KeyModel, KeyRole, Part};
 use crate::template::Format;
 use crate::types::TypeKind;
 
-use super::private;
-
-/// The parameter type of a public key function: strings by `AsRef<str>`,
-/// everything else by `Borrow<T>` (so `T` and `&T` both work).
-pub fn arg_ty(f: &Field) -> TokenStream {
-    let inner = &f.inner;
-    if f.kind == TypeKind::String {
-        quote!(impl __dk::AsRef<str>)
-    } else {
-        quote!(impl __dk::Borrow<#inner>)
-    }
-}
-
-/// Rebinds a public parameter as a plain reference (`&str` or `&T`).
-pub fn arg_rebind(f: &Field) -> TokenStream {
-    arg_rebind_of(f, &f.ident)
-}
-
-/// The bound of an `impl AsRef<str>` / `impl Borrow<T>` parameter brings
-/// its method into scope, so the call needs no path.
-fn arg_rebind_of(f: &Field, id: &Ident) -> TokenStream {
-    let inner = &f.inner;
-    if f.kind == TypeKind::String {
-        quote!(let #id: &str = #id.as_ref();)
-    } else {
-        quote!(let #id: &#inner = #id.borrow();)
-    }
-}
-
-/// `#[allow(clippy::too_many_arguments)]` where a function takes more
-/// than clippy's limit of seven.
-pub fn allow_many(n: usize) -> TokenStream {
-    if n > 7 {
-        quote!(#[allow(clippy::too_many_arguments)])
-    } else {
-        TokenStream::new()
-    }
-}
-
-/// The parameter type of an internal key function.
-pub fn ref_ty(f: &Field) -> TokenStream {
-    let inner = &f.inner;
-    if f.kind == TypeKind::String {
-        quote!(&str)
-    } else {
-        quote!(&#inner)
-    }
-}
+use super::text::{lit, w, Code, Piece, Types};
 
 /// " of index `GSI1`" for an index key, nothing for the table's (docs).
 pub fn of_index(k: &KeyModel) -> String {
@@ -64,19 +17,6 @@ pub fn of_index(k: &KeyModel) -> String {
         .as_ref()
         .map(|i| format!(" of index `{i}`"))
         .unwrap_or_default()
-}
-
-pub fn kind_ty(k: &KeyModel) -> TokenStream {
-    let p = private();
-    let kind = format_ident!("{}", k.kind_name());
-    quote!(#p::#kind)
-}
-
-pub fn opt_str(s: &Option<String>) -> TokenStream {
-    match s {
-        Some(s) => quote!(__dk::Some(#s)),
-        None => quote!(__dk::None),
-    }
 }
 
 /// Writes field `f` (a `&str` / `&T` named by `v`) with the writer `__w`.
@@ -137,70 +77,98 @@ fn internal_fn(k: &KeyModel) -> Ident {
 /// `__TPL_<NAME>`: the template's static description (a free item of
 /// the expansion's `const _` block, like the `__key_*` writers: nothing
 /// outside the block names them, so they need no `pub` or `doc(hidden)`).
-pub fn tpl_const(k: &KeyModel) -> Ident {
-    format_ident!("__TPL_{}", k.fn_name.to_uppercase())
+pub fn tpl_name(k: &KeyModel) -> String {
+    format!("__TPL_{}", k.fn_name.to_uppercase())
 }
 
 /// The const describing template `k` to the runtime.
-fn tpl_def(e: &Entity, k: &KeyModel) -> TokenStream {
-    let p = private();
-    let name = tpl_const(k);
-    let disc = &e.discriminator;
-    let text = &k.template;
-    let parts = k.parts.iter().map(|part| match part {
-        Part::Lit(l) => quote!(#p::lit(#l)),
-        Part::Field { field, format } => {
-            let name = e.fields[*field].name();
-            let f = match *format {
-                Format::Text => quote!(Text),
-                Format::Padded(w) => quote!(Padded(#w)),
-                Format::Signed(w) => quote!(Signed(#w)),
-                Format::Decimal(w, pl) => quote!(Decimal(#w, #pl)),
-                Format::Reverse => quote!(Reverse),
-                Format::Path => quote!(Path),
-            };
-            quote!(#p::part(#name, #p::PartFormat::#f))
+fn tpl_def(e: &Entity, k: &KeyModel, out: &mut String) {
+    let mut parts = String::new();
+    for part in &k.parts {
+        match part {
+            Part::Lit(l) => w!(parts, "__dk::lit({}),", lit(l)),
+            Part::Field { field, format } => {
+                let f = match *format {
+                    Format::Text => "Text".to_owned(),
+                    Format::Padded(w) => format!("Padded({w}u32)"),
+                    Format::Signed(w) => format!("Signed({w}u32)"),
+                    Format::Decimal(w, pl) => format!("Decimal({w}u32, {pl}u32)"),
+                    Format::Reverse => "Reverse".to_owned(),
+                    Format::Path => "Path".to_owned(),
+                };
+                w!(
+                    parts,
+                    "__dk::part({}, __dk::PartFormat::{f}),",
+                    lit(&e.fields[*field].name())
+                );
+            }
         }
-    });
-    let of_index = k.index.as_ref().map(|ix| quote!(.of_index(#ix)));
-    quote! {
-        const #name: &#p::KeyTemplate = &#p::KeyTemplate::new(#disc, #text, &[#(#parts),*])#of_index;
+    }
+    let of_index = k
+        .index
+        .as_ref()
+        .map(|ix| format!(".of_index({})", lit(ix)))
+        .unwrap_or_default();
+    w!(
+        out,
+        "const {}: &__dk::KeyTemplate = &__dk::KeyTemplate::new({}, {}, &[{parts}]){of_index};",
+        tpl_name(k),
+        lit(&e.discriminator),
+        lit(&k.template)
+    );
+}
+
+/// `#[allow(clippy::too_many_arguments)]` as text, where needed.
+fn allow_text(n: usize) -> &'static str {
+    if n > 7 {
+        "#[allow(clippy::too_many_arguments)]"
+    } else {
+        ""
     }
 }
 
-/// `__key_<name>(&fields..) -> Result<String, KeyFormatError>`: the text of one key.
-fn text_fn(e: &Entity, k: &KeyModel) -> TokenStream {
-    let p = private();
-    let name = internal_fn(k);
+/// `__key_<name>(&fields..) -> Result<String, KeyFormatError>`: the text of
+/// one key. Each non-string write keeps the field type's span (see
+/// [`write_part`]).
+fn text_fn(e: &Entity, k: &KeyModel, t: &Types, out: &mut Code) {
     let fields = key_fields(k);
-    let params: Vec<TokenStream> = fields
+    let params: Vec<String> = fields
         .iter()
         .map(|&i| {
             let f = &e.fields[i];
-            let id = &f.ident;
-            let t = ref_ty(f);
-            quote!(#id: #t)
+            if f.kind == TypeKind::String {
+                format!("{}: &str", f.ident)
+            } else {
+                format!("{}: &{}", f.ident, t.inner[i])
+            }
         })
         .collect();
-    let writes = k.parts.iter().filter_map(|part| match part {
-        Part::Lit(_) => None,
-        Part::Field { field, format } => {
+    let mut body = vec![Piece::Text(format!(
+        "let mut __w = __dk::KeyWriter::new({});",
+        tpl_name(k)
+    ))];
+    for part in &k.parts {
+        if let Part::Field { field, format } = part {
             let f = &e.fields[*field];
             let id = &f.ident;
-            let w = write_part(f, *format, &quote!(#id));
-            Some(quote!(#w?;))
-        }
-    });
-    let tpl = tpl_const(k);
-    let allow = allow_many(fields.len());
-    quote! {
-        #allow
-        fn #name(#(#params),*) -> #p::Result<#p::String, #p::KeyFormatError> {
-            let mut __w = #p::KeyWriter::new(#tpl);
-            #(#writes)*
-            __w.finish()
+            if f.kind == TypeKind::String && matches!(format, Format::Text | Format::Path) {
+                body.push(Piece::Text(format!("__w.str({id})?;")));
+            } else {
+                let w = write_part(f, *format, &quote!(#id));
+                body.push(Piece::Tokens(quote!(#w?;)));
+            }
         }
     }
+    body.push(Piece::Text("__w.finish()".to_owned()));
+    out.hybrid_fn(
+        &format!(
+            "{} fn __key_{}({}) -> __dk::Result<__dk::String, __dk::KeyFormatError>",
+            allow_text(fields.len()),
+            k.fn_name,
+            params.join(", ")
+        ),
+        body,
+    );
 }
 
 /// Calls `__key_<name>` with the entity's own fields (`&self.f`, or the
@@ -224,46 +192,76 @@ pub fn call_key_fn(e: &Entity, k: &KeyModel, bound: bool) -> TokenStream {
     quote!(#name(#(#args),*))
 }
 
-fn parse_fn(e: &Entity, k: &KeyModel) -> TokenStream {
-    let p = private();
-    let name = format_ident!("parse_{}", k.fn_name);
-    let mut steps = Vec::new();
-    let mut outs = Vec::new();
-    let mut tys = Vec::new();
+/// [`call_text_fn`] as text: `__key_<name>(a, b)?` over the bound names
+/// (`bound`) or `&self.a` (otherwise).
+pub fn call_text(e: &Entity, k: &KeyModel, bound: bool) -> String {
+    let args: Vec<String> = key_fields(k)
+        .into_iter()
+        .map(|i| {
+            let id = &e.fields[i].ident;
+            if bound {
+                id.to_string()
+            } else {
+                format!("&self.{id}")
+            }
+        })
+        .collect();
+    format!("__key_{}({})?", k.fn_name, args.join(", "))
+}
+
+fn parse_fn(e: &Entity, k: &KeyModel, t: &Types, out: &mut Code) {
+    let mut body = vec![Piece::Text(format!(
+        "let mut __r = __dk::KeyReader::new({}, key)?;",
+        tpl_name(k)
+    ))];
+    let mut outs = String::new();
+    let mut tys = String::new();
     for part in &k.parts {
         if let Part::Field { field, format } = part {
             let f = &e.fields[*field];
             let id = format_ident!("__f_{}", f.ident);
-            let read = read_part(f, *format);
-            steps.push(quote!(let #id = #read?;));
-            outs.push(id);
-            let inner = &f.inner;
-            tys.push(quote!(#inner));
+            if f.kind == TypeKind::String && matches!(format, Format::Text | Format::Path) {
+                body.push(Piece::Text(format!("let {id} = __r.str()?;")));
+            } else {
+                let read = read_part(f, *format);
+                body.push(Piece::Tokens(quote!(let #id = #read?;)));
+            }
+            w!(outs, "{id},");
+            w!(tys, "{},", t.inner[*field]);
         }
     }
-    let tpl = tpl_const(k);
-    let doc = format!(
+    body.push(Piece::Text(format!("__r.end()?; __dk::Ok(({outs}))")));
+    let doc = lit(&format!(
         "Parses a stored `{}` key (`{}`) back into its fields, in template order.",
         k.attr, k.template
+    ));
+    out.hybrid_fn(
+        &format!(
+            "#[doc = {doc}] pub fn parse_{}(key: &str) -> __dk::Result<({tys}), __dk::KeyFormatError>",
+            k.fn_name
+        ),
+        body,
     );
-    quote! {
-        #[doc = #doc]
-        pub fn #name(key: &str) -> #p::Result<(#(#tys,)*), #p::KeyFormatError> {
-            let mut __r = #p::KeyReader::new(#tpl, key)?;
-            #(#steps)*
-            __r.end()?;
-            #p::Ok((#(#outs,)*))
-        }
+}
+
+/// A public parameter's type as text: `impl AsRef<str>` or `impl Borrow<T>`.
+pub fn arg_text(e: &Entity, t: &Types, i: usize) -> String {
+    if e.fields[i].kind == TypeKind::String {
+        "impl __dk::AsRef<str>".to_owned()
+    } else {
+        format!("impl __dk::Borrow<{}>", t.inner[i])
     }
 }
 
 /// The public parameters of the fields of some keys, each field once in
 /// template order (`impl AsRef<str>` / `impl Borrow<T>`), and the lines
-/// rebinding them as plain references for the internal key functions.
+/// rebinding them as plain references for the internal key functions;
+/// with how many parameters there are.
 pub fn public_params<'a>(
     e: &Entity,
+    t: &Types,
     keys: impl IntoIterator<Item = &'a KeyModel>,
-) -> (Vec<TokenStream>, Vec<TokenStream>) {
+) -> (String, String, usize) {
     let mut fields: Vec<usize> = Vec::new();
     for k in keys {
         for f in key_fields(k) {
@@ -272,61 +270,72 @@ pub fn public_params<'a>(
             }
         }
     }
-    let params = fields
+    let params: Vec<String> = fields
         .iter()
-        .map(|&i| {
-            let f = &e.fields[i];
-            let id = &f.ident;
-            let t = arg_ty(f);
-            quote!(#id: #t)
-        })
+        .map(|&i| format!("{}: {}", e.fields[i].ident, arg_text(e, t, i)))
         .collect();
-    let rebinds = fields.iter().map(|&i| arg_rebind(&e.fields[i])).collect();
-    (params, rebinds)
+    let mut rebinds = String::new();
+    for &i in &fields {
+        let f = &e.fields[i];
+        if f.kind == TypeKind::String {
+            w!(rebinds, "let {0}: &str = {0}.as_ref();", f.ident);
+        } else {
+            w!(
+                rebinds,
+                "let {0}: &{1} = {0}.borrow();",
+                f.ident,
+                t.inner[i]
+            );
+        }
+    }
+    (params.join(", "), rebinds, fields.len())
+}
+
+/// `__dk::Some("x")` or `__dk::None`, as text.
+pub fn opt_text(s: &Option<String>) -> String {
+    match s {
+        Some(s) => format!("__dk::Some({})", lit(s)),
+        None => "__dk::None".to_owned(),
+    }
 }
 
 /// The public partition-key function, e.g. `pk(org)` or `gsi1_pk(team)`.
-fn pk_fn(e: &Entity, k: &KeyModel) -> TokenStream {
-    let p = private();
-    let name = format_ident!("{}", k.fn_name);
-    let (params, rebinds) = public_params(e, [k]);
-    let call = call_text_fn(e, k, true);
-    let kind = kind_ty(k);
-    let index = opt_str(&k.index);
-    let attr = &k.attr;
-    let ident = &e.ident;
-    let doc = format!(
+fn pk_fn(e: &Entity, k: &KeyModel, t: &Types, out: &mut String) {
+    let (params, rebinds, n) = public_params(e, t, [k]);
+    let doc = lit(&format!(
         "The partition key `{}` = `{}`{}.",
         k.attr,
         k.template,
         of_index(k)
+    ));
+    w!(
+        out,
+        "#[doc = {doc}] {} pub fn {}({params}) -> __dk::Result<__dk::PartitionKey<{}, __dk::{}>, __dk::KeyFormatError> {{ \
+         {rebinds} __dk::Ok(__dk::PartitionKey::__new({}, {}, {})) }}",
+        allow_text(n),
+        k.fn_name,
+        e.ident,
+        k.kind_name(),
+        opt_text(&k.index),
+        lit(&k.attr),
+        call_text(e, k, true)
     );
-    let allow = allow_many(params.len());
-    quote! {
-        #[doc = #doc]
-        #allow
-        pub fn #name(#(#params),*) -> #p::Result<#p::PartitionKey<#ident, #kind>, #p::KeyFormatError> {
-            #(#rebinds)*
-            #p::Ok(#p::PartitionKey::__new(#index, #attr, #call))
-        }
-    }
 }
 
 pub struct KeyCode {
     /// Items in the user's module (condition structs).
     pub outer: TokenStream,
-    /// Their impls.
-    pub impls: TokenStream,
+    /// Free items and impls of the scoped block.
+    pub impls: Code,
     /// Associated functions.
-    pub inherent: TokenStream,
+    pub inherent: Code,
 }
 
-pub fn keys(e: &Entity, vis: &syn::Visibility) -> KeyCode {
-    let p = private();
+pub fn keys(e: &Entity, vis: &syn::Visibility, t: &Types) -> KeyCode {
     let ident = &e.ident;
     let mut outer = Vec::new();
-    let mut impls = Vec::new();
-    let mut inherent = Vec::new();
+    let mut impls = Code::default();
+    let mut inherent = Code::default();
 
     let mut all: Vec<&KeyModel> = vec![&e.pk];
     all.extend(e.sk.iter());
@@ -336,32 +345,28 @@ pub fn keys(e: &Entity, vis: &syn::Visibility) -> KeyCode {
         all.extend(ix.sk.iter());
     }
     for k in &all {
-        impls.push(tpl_def(e, k));
-        impls.push(text_fn(e, k));
-        inherent.push(parse_fn(e, k));
+        tpl_def(e, k, &mut impls.text);
+        text_fn(e, k, t, &mut impls);
+        parse_fn(e, k, t, &mut inherent);
         if k.role == KeyRole::Sort {
-            let (o, i, entry) = super::chain::cond_chain(e, k, vis);
+            let o = super::chain::cond_chain(e, k, vis, t, &mut impls, &mut inherent);
             outer.push(o);
-            impls.push(i);
-            inherent.push(entry);
         } else {
-            inherent.push(pk_fn(e, k));
+            pk_fn(e, k, t, &mut inherent.text);
         }
     }
 
     // Table key: `key(..)` from the pk fields then the sk fields not in pk.
-    let (params, rebinds) = public_params(e, std::iter::once(&e.pk).chain(e.sk.iter()));
-    let pk_call = call_text_fn(e, &e.pk, true);
-    let pk_attr = &e.pk.attr;
+    let (params, rebinds, n) = public_params(e, t, std::iter::once(&e.pk).chain(e.sk.iter()));
     let sk = match &e.sk {
-        Some(sk) => {
-            let call = call_text_fn(e, sk, true);
-            let attr = &sk.attr;
-            quote!(#p::Some((#attr, #call)))
-        }
-        None => quote!(#p::None),
+        Some(sk) => format!(
+            "__dk::Some(({}, {}))",
+            lit(&sk.attr),
+            call_text(e, sk, true)
+        ),
+        None => "__dk::None".to_owned(),
     };
-    let doc = format!(
+    let doc = lit(&format!(
         "The table key of one `{}`: `{}` = `{}`{}.",
         ident,
         e.pk.attr,
@@ -369,46 +374,39 @@ pub fn keys(e: &Entity, vis: &syn::Visibility) -> KeyCode {
         e.sk.as_ref()
             .map(|s| format!(", `{}` = `{}`", s.attr, s.template))
             .unwrap_or_default()
+    ));
+    w!(
+        inherent.text,
+        "#[doc = {doc}] {} pub fn key({params}) -> __dk::Result<__dk::Key<{ident}>, __dk::KeyFormatError> {{ \
+         {rebinds} __dk::Ok(__dk::Key::__new({}, {}, {sk})) }}",
+        allow_text(n),
+        lit(&e.pk.attr),
+        call_text(e, &e.pk, true)
     );
-    let allow = allow_many(params.len());
-    inherent.push(quote! {
-        #[doc = #doc]
-        #allow
-        pub fn key(#(#params),*) -> #p::Result<#p::Key<#ident>, #p::KeyFormatError> {
-            #(#rebinds)*
-            #p::Ok(#p::Key::__new(#pk_attr, #pk_call, #sk))
-        }
-    });
 
     // Index keys: `<index>_key(..)` → (pk text, sk text).
     for ix in &e.indexes {
-        let (params, rebinds) = public_params(e, std::iter::once(&ix.pk).chain(ix.sk.iter()));
-        let pk_call = call_text_fn(e, &ix.pk, true);
+        let (params, rebinds, n) = public_params(e, t, std::iter::once(&ix.pk).chain(ix.sk.iter()));
         let sk = match &ix.sk {
-            Some(sk) => {
-                let call = call_text_fn(e, sk, true);
-                quote!(#p::Some(#call))
-            }
-            None => quote!(#p::None),
+            Some(sk) => format!("__dk::Some({})", call_text(e, sk, true)),
+            None => "__dk::None".to_owned(),
         };
-        let name = format_ident!("{}_key", ix.snake);
-        let doc = format!(
+        let doc = lit(&format!(
             "The key texts (partition, sort) an item gets in index `{}`.",
             ix.name
+        ));
+        w!(
+            inherent.text,
+            "#[doc = {doc}] {} pub fn {}_key({params}) -> __dk::Result<(__dk::String, __dk::Option<__dk::String>), __dk::KeyFormatError> {{ \
+             {rebinds} __dk::Ok(({}, {sk})) }}",
+            allow_text(n),
+            ix.snake,
+            call_text(e, &ix.pk, true)
         );
-        let allow = allow_many(params.len());
-        inherent.push(quote! {
-            #[doc = #doc]
-            #allow
-            pub fn #name(#(#params),*) -> #p::Result<(#p::String, #p::Option<#p::String>), #p::KeyFormatError> {
-                #(#rebinds)*
-                #p::Ok((#pk_call, #sk))
-            }
-        });
     }
     KeyCode {
         outer: quote!(#(#outer)*),
-        impls: quote!(#(#impls)*),
-        inherent: quote!(#(#inherent)*),
+        impls,
+        inherent,
     }
 }

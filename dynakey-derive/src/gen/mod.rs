@@ -7,6 +7,7 @@ pub mod keys;
 pub mod projection;
 pub mod setters;
 pub mod table;
+pub mod text;
 pub mod union;
 pub mod update;
 pub mod update_bounds;

@@ -3,44 +3,73 @@
 //! (which encodes it into the update expression), keeps it when an index
 //! key reads it, and moves the builder's typestate.
 
-use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use proc_macro2::{Delimiter, Group, TokenStream};
+use quote::{format_ident, quote, ToTokens};
 
-use super::private;
+use super::text::{lit, tokens, w};
 use super::update::Gen;
 use crate::types::{self, TypeKind};
 
+/// The builder's methods: as text, and (for validated fields) as tokens in
+/// an impl of their own, so that the validator's path keeps its span.
+pub(super) struct Methods {
+    pub text: String,
+    pub spanned: TokenStream,
+}
+
+impl Methods {
+    /// One method: its signature, and its body with an optional spanned
+    /// statement between two runs of text.
+    fn push(&mut self, sig: &str, pre: &str, check: Option<TokenStream>, post: &str) {
+        match check {
+            None => w!(self.text, "{sig} {{ {pre} {post} }}"),
+            Some(check) => {
+                let mut body = tokens(pre);
+                body.extend(check);
+                body.extend(tokens(post));
+                self.spanned.extend(tokens(sig));
+                Group::new(Delimiter::Brace, body).to_tokens(&mut self.spanned);
+            }
+        }
+    }
+}
+
 impl Gen<'_> {
-    /// The setters, and the DYNA227 traps of table-key fields.
-    pub(super) fn setters(&self) -> (Vec<TokenStream>, Vec<TokenStream>) {
-        let p = private();
+    /// The setters, with the DYNA227 traps of table-key fields written to
+    /// `src`.
+    pub(super) fn setters(&self, src: &mut String) -> Methods {
         let e = self.e;
         let ident = &e.ident;
         let builder = &self.builder;
-        let mut methods = Vec::new();
-        let mut traps = Vec::new();
+        let mut m = Methods {
+            text: String::new(),
+            spanned: TokenStream::new(),
+        };
         for (i, f) in e.fields.iter().enumerate() {
             if f.skip() || f.version() {
                 continue;
             }
             let id = &f.ident;
-            let name = id.to_string();
-            let attr = &f.attr;
-            let ty = &f.ty;
-            let set_fn = format_ident!("set_{}", id);
+            let name = f.ident.to_string();
+            let attr = lit(&f.attr);
+            let ty = &self.t.ty[i];
+            let inner = &self.t.inner[i];
             if self.u.table_key.contains(&i) {
-                let tr = format_ident!("__{}Dyna227_{}", ident, id);
-                let msg = format!(
+                let tr = format!("__{ident}Dyna227_{id}");
+                let msg = lit(&format!(
                     "DYNA227: `{name}` is part of the table key of `{ident}` and cannot be updated"
+                ));
+                let note = lit("a key is the item's identity: delete it and put it under the new key in one transaction with `db.move_item(old_key, &new_item)`");
+                w!(
+                    src,
+                    "#[diagnostic::on_unimplemented(message = {msg}, label = \"this sets a table-key field\", note = {note})] \
+                     pub trait {tr} {{}}"
                 );
-                let note = "a key is the item's identity: delete it and put it under the new key in one transaction with `db.move_item(old_key, &new_item)`";
-                traps.push(quote! {
-                    #[doc(hidden)]
-                    #[allow(non_camel_case_types)]
-                    #[diagnostic::on_unimplemented(message = #msg, label = "this sets a table-key field", note = #note)]
-                    pub trait #tr {}
-                });
-                methods.push(quote! {
+                // Tokens: the names carry the entity's and the field's
+                // spans, so the error's "required by" note shows the field.
+                let set_fn = format_ident!("set_{}", id);
+                let tr = format_ident!("__{}Dyna227_{}", ident, id);
+                m.spanned.extend(quote! {
                     #[doc(hidden)]
                     pub fn #set_fn<__V: #tr>(self, _value: __V) -> Self {
                         self
@@ -49,27 +78,30 @@ impl Gen<'_> {
                 continue;
             }
             let pos = self.state_of(i);
-            let to = |state: TokenStream| -> (TokenStream, TokenStream) {
+            // The struct rebuilt in place rather than through a generic
+            // helper: one function fewer to instantiate for every state an
+            // update passes through.
+            let to = |state: &str| -> (String, String) {
                 match pos {
-                    // The struct rebuilt in place rather than through a
-                    // generic helper: one function fewer to instantiate for
-                    // every state an update passes through.
                     Some(pos) => (
-                        self.retyped(Some(pos), state),
-                        quote!(#builder { __c: self.__c, __s: #p::PhantomData }),
+                        self.retyped(pos, state),
+                        format!("{builder} {{ __c: self.__c, __s: __dk::PhantomData }}"),
                     ),
-                    None => (quote!(Self), quote!(self)),
+                    None => ("Self".to_owned(), "self".to_owned()),
                 }
             };
             // What the value does to the update expression.
             let push = if f.serde() {
-                quote!(self.__c.put_encoded(#attr, #p::serde_to_attr(&__v, #name));)
+                format!(
+                    "self.__c.put_encoded({attr}, __dk::serde_to_attr(&__v, {}));",
+                    lit(&name)
+                )
             } else if f.ttl() {
-                quote!(self.__c.put_encoded(#attr, #p::Ok(<#ty as #p::Ttl>::ttl_to_attr(&__v)));)
+                format!("self.__c.put_encoded({attr}, __dk::Ok(<{ty} as __dk::Ttl>::ttl_to_attr(&__v)));")
             } else if f.omit_empty() {
-                quote!(self.__c.put_omit_empty(#attr, &__v);)
+                format!("self.__c.put_omit_empty({attr}, &__v);")
             } else {
-                quote!(self.__c.put(#attr, &__v);)
+                format!("self.__c.put({attr}, &__v);")
             };
             let slot = self
                 .u
@@ -78,147 +110,136 @@ impl Gen<'_> {
                 .then(|| self.val_index(i))
                 .flatten();
             let store = slot
-                .as_ref()
-                .map(|v| quote!(self.__c.vals.#v = #p::Some(__v);));
+                .map(|v| format!("self.__c.vals.{v} = __dk::Some(__v);"))
+                .unwrap_or_default();
             // A validator runs on the value set; a refusal is sent nowhere.
             let check = f.validate.as_ref().map(|path| {
+                let name = &name;
                 if f.optional {
-                    quote!(if let #p::Some(__x) = &__v { self.__c.check(#name, #path(__x)); })
+                    quote!(if let __dk::Some(__x) = &__v { self.__c.check(#name, #path(__x)); })
                 } else {
                     quote!(self.__c.check(#name, #path(&__v));)
                 }
             });
-            let set_doc = format!(
+            let set_doc = lit(&format!(
                 "Sets `{name}`{}.",
                 if f.optional {
                     " (`None` removes it)"
                 } else {
                     ""
                 }
+            ));
+            let (ret, body) = to("__dk::Set");
+            let get = format!("let __v: {ty} = __dk::IntoField::into_field(value);");
+            m.push(
+                &format!("#[doc = {set_doc}] pub fn set_{id}(mut self, value: impl __dk::IntoField<{ty}>) -> {ret}"),
+                &get,
+                check.clone(),
+                &format!("{push} {store} {body}"),
             );
-            let (ret, body) = to(quote!(#p::Set));
-            methods.push(quote! {
-                #[doc = #set_doc]
-                pub fn #set_fn(mut self, value: impl #p::IntoField<#ty>) -> #ret {
-                    let __v: #ty = #p::IntoField::into_field(value);
-                    #check
-                    #push
-                    #store
-                    #body
-                }
-            });
             if f.optional {
-                let rm = format_ident!("remove_{}", id);
                 let store_none = slot
-                    .as_ref()
-                    .map(|v| quote!(self.__c.vals.#v = #p::Some(#p::None);));
-                let rm_doc = format!("Removes `{name}` (and every index key it feeds).");
-                let (ret, body) = to(quote!(#p::Removed));
-                methods.push(quote! {
-                    #[doc = #rm_doc]
-                    pub fn #rm(mut self) -> #ret {
-                        self.__c.remove(#attr);
-                        #store_none
-                        #body
-                    }
-                });
+                    .map(|v| format!("self.__c.vals.{v} = __dk::Some(__dk::None);"))
+                    .unwrap_or_default();
+                let rm_doc = lit(&format!("Removes `{name}` (and every index key it feeds)."));
+                let (ret, body) = to("__dk::Removed");
+                w!(
+                    m.text,
+                    "#[doc = {rm_doc}] pub fn remove_{id}(mut self) -> {ret} {{ \
+                     self.__c.remove({attr}); {store_none} {body} }}"
+                );
             }
             // Expression updates: only for fields that feed no key, since
             // the new value is not known here.
             if slot.is_some() || f.serde() || f.ttl() {
                 continue;
             }
-            let (ret, body) = to(quote!(#p::Set));
-            let inner = &f.inner;
-            let sine = format_ident!("set_{}_if_not_exists", id);
-            let sine_doc = format!("Sets `{name}` unless the item has it (`if_not_exists`).");
-            methods.push(quote! {
-                #[doc = #sine_doc]
-                pub fn #sine(mut self, value: impl #p::IntoField<#ty>) -> #ret {
-                    let __v: #ty = #p::IntoField::into_field(value);
-                    #check
-                    self.__c.with(|__u| __u.set_if_not_exists(#attr, __v));
-                    #body
-                }
-            });
-            let mut expr = |name: syn::Ident,
-                            doc: String,
-                            arg: TokenStream,
-                            call: TokenStream,
-                            ret: &TokenStream,
-                            body: &TokenStream| {
-                methods.push(quote! {
-                    #[doc = #doc]
-                    pub fn #name(mut self, #arg) -> #ret {
-                        self.__c.with(|__u| __u.#call);
-                        #body
-                    }
-                });
+            let sine_doc = lit(&format!(
+                "Sets `{name}` unless the item has it (`if_not_exists`)."
+            ));
+            m.push(
+                &format!("#[doc = {sine_doc}] pub fn set_{id}_if_not_exists(mut self, value: impl __dk::IntoField<{ty}>) -> {ret}"),
+                &get,
+                check,
+                &format!("self.__c.with(|__u| __u.set_if_not_exists({attr}, __v)); {body}"),
+            );
+            let mut expr = |name: String, doc: String, arg: &str, call: String, to_set: bool| {
+                let (ret, body) = if to_set {
+                    (ret.clone(), body.clone())
+                } else {
+                    ("Self".to_owned(), "self".to_owned())
+                };
+                w!(
+                    m.text,
+                    "#[doc = {}] pub fn {name}(mut self, {arg}) -> {ret} {{ \
+                     self.__c.with(|__u| __u.{call}); {body} }}",
+                    lit(&doc)
+                );
             };
+            let raw = &f.attr;
             if f.kind == TypeKind::Int {
-                let doc = format!("`SET {attr} = {attr} + n`, from 0 when the attribute is absent (an upsert of a new counter starts it).");
+                let doc = format!("`SET {raw} = {raw} + n`, from 0 when the attribute is absent (an upsert of a new counter starts it).");
                 expr(
-                    format_ident!("increment_{}", id),
+                    format!("increment_{id}"),
                     doc,
-                    quote!(n: i64),
-                    quote!(increment(#attr, n)),
-                    &ret,
-                    &body,
+                    "n: i64",
+                    format!("increment({attr}, n)"),
+                    true,
                 );
             }
             if f.kind.is_number() || types::is_set(&f.inner) {
-                let doc = format!("`ADD {attr} v`: a number to add, or set members to add.");
+                let doc = format!("`ADD {raw} v`: a number to add, or set members to add.");
                 expr(
-                    format_ident!("add_{}", id),
+                    format!("add_{id}"),
                     doc,
-                    quote!(value: #inner),
-                    quote!(add(#attr, value)),
-                    &ret,
-                    &body,
+                    &format!("value: {inner}"),
+                    format!("add({attr}, value)"),
+                    true,
                 );
             }
             if types::is_set(&f.inner) {
-                let doc = format!("`DELETE {attr} v`: set members to take out.");
+                let doc = format!("`DELETE {raw} v`: set members to take out.");
                 expr(
-                    format_ident!("delete_{}", id),
+                    format!("delete_{id}"),
                     doc,
-                    quote!(value: #inner),
-                    quote!(delete(#attr, value)),
-                    &quote!(Self),
-                    &quote!(self),
+                    &format!("value: {inner}"),
+                    format!("delete({attr}, value)"),
+                    false,
                 );
             }
             if types::is_list(&f.inner) {
-                let doc = format!("`SET {attr} = list_append({attr}, v)`.");
+                let doc = format!("`SET {raw} = list_append({raw}, v)`.");
                 expr(
-                    format_ident!("append_{}", id),
+                    format!("append_{id}"),
                     doc,
-                    quote!(value: #inner),
-                    quote!(append(#attr, value)),
-                    &ret,
-                    &body,
+                    &format!("value: {inner}"),
+                    format!("append({attr}, value)"),
+                    true,
                 );
             }
         }
-        if let Some(v) = e.fields.iter().find(|f| f.version()) {
-            let attr = &v.attr;
-            let inner = &v.inner;
-            methods.push(quote! {
-                /// Only when the stored version is `version` (optimistic lock);
-                /// the update bumps it by one either way.
-                pub fn if_version(mut self, version: #inner) -> Self {
-                    self.__c.condition(#p::Condition::attr(#attr).eq(version));
-                    self
-                }
-            });
+        if let Some(i) = e.fields.iter().position(|f| f.version()) {
+            w!(
+                m.text,
+                "/// Only when the stored version is `version` (optimistic lock);\n\
+                 /// the update bumps it by one either way.\n\
+                 pub fn if_version(mut self, version: {}) -> Self {{ \
+                 self.__c.condition(__dk::Condition::attr({}).eq(version)); self }}",
+                self.t.inner[i],
+                lit(&e.fields[i].attr)
+            );
         }
-        methods.push(quote! {
-            /// Adds a condition (joined with AND to any other).
-            pub fn condition(mut self, cond: #p::Condition) -> Self {
-                self.__c.condition(cond);
-                self
-            }
-        });
-        (methods, traps)
+        w!(
+            m.text,
+            "/// Adds a condition (joined with AND to any other).\n\
+             pub fn condition(mut self, cond: __dk::Condition) -> Self {{ self.__c.condition(cond); self }}"
+        );
+        if !m.spanned.is_empty() {
+            let rest = self.rest();
+            let mut block = tokens(&format!("impl<M{rest}> {builder}<M{rest}>"));
+            Group::new(Delimiter::Brace, std::mem::take(&mut m.spanned)).to_tokens(&mut block);
+            m.spanned = block;
+        }
+        m
     }
 }

@@ -16,11 +16,11 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use syn::{Ident, Index};
+use syn::Ident;
 
-use super::keys::{allow_many, arg_rebind, arg_ty, call_key_fn};
-use super::{private, private_path};
-use crate::model::{Entity, UpdateModel};
+use super::private_path;
+use super::text::{lit, tokens, w, Types};
+use crate::model::{Entity, Field, KeyModel, UpdateModel};
 use crate::types::TypeKind;
 
 /// What the update derive emits: items for the user's module (structs)
@@ -30,28 +30,35 @@ pub struct UpdateCode {
     pub impls: TokenStream,
 }
 
-pub fn expand(e: &Entity, vis: &syn::Visibility) -> UpdateCode {
-    Gen::new(e, vis).expand()
+pub fn expand(e: &Entity, vis: &syn::Visibility, t: &Types) -> UpdateCode {
+    Gen::new(e, vis, t).expand()
 }
 
+/// The update's generator. Everything in the scoped block is written as
+/// text (see `text`); the structs in the user's module stay tokens.
 pub(super) struct Gen<'a> {
     pub e: &'a Entity,
     pub u: &'a UpdateModel,
     pub vis: &'a syn::Visibility,
-    pub builder: Ident,
-    pub params: Vec<Ident>,
+    /// `EUpdate`.
+    pub builder: String,
+    /// `S0`, `S1`, ..: one typestate parameter per tracked field.
+    pub params: Vec<String>,
+    /// The fields' types as text.
+    pub t: &'a Types,
 }
 
 impl<'a> Gen<'a> {
-    fn new(e: &'a Entity, vis: &'a syn::Visibility) -> Self {
+    fn new(e: &'a Entity, vis: &'a syn::Visibility, t: &'a Types) -> Self {
         Gen {
             e,
             u: &e.update,
             vis,
-            builder: format_ident!("{}Update", e.ident),
+            builder: format!("{}Update", e.ident),
             params: (0..e.update.tracked.len())
-                .map(|i| format_ident!("S{}", i))
+                .map(|i| format!("S{i}"))
                 .collect(),
+            t,
         }
     }
 
@@ -61,35 +68,66 @@ impl<'a> Gen<'a> {
 
     /// The position of field `f` in the core's value tuple: kept table-key
     /// fields first, then slots.
-    pub fn val_index(&self, f: usize) -> Option<Index> {
-        let at = match self.u.kept.iter().position(|&k| k == f) {
-            Some(i) => i,
-            None => self.u.kept.len() + self.u.slots.iter().position(|&s| s == f)?,
-        };
-        Some(Index::from(at))
+    pub fn val_index(&self, f: usize) -> Option<usize> {
+        match self.u.kept.iter().position(|&k| k == f) {
+            Some(i) => Some(i),
+            None => Some(self.u.kept.len() + self.u.slots.iter().position(|&s| s == f)?),
+        }
+    }
+
+    /// `, S0, S1, ..` (empty without parameters): what follows `M` in the
+    /// builder's parameter list.
+    pub fn rest(&self) -> String {
+        self.params.iter().map(|s| format!(", {s}")).collect()
     }
 
     /// `Builder<M, S0, .., Set, ..>` with parameter `pos` replaced.
-    pub fn retyped(&self, pos: Option<usize>, state: TokenStream) -> TokenStream {
-        let builder = &self.builder;
-        let ps = self.params.iter().enumerate().map(|(j, s)| {
-            if Some(j) == pos {
-                state.clone()
-            } else {
-                quote!(#s)
-            }
-        });
-        quote!(#builder<M, #(#ps),*>)
+    pub fn retyped(&self, pos: usize, state: &str) -> String {
+        let mut out = format!("{}<M", self.builder);
+        for (j, s) in self.params.iter().enumerate() {
+            out.push_str(", ");
+            out.push_str(if j == pos { state } else { s });
+        }
+        out.push('>');
+        out
+    }
+
+    /// A public parameter's type: `impl AsRef<str>` or `impl Borrow<T>`.
+    pub fn arg_ty(&self, i: usize) -> String {
+        if self.e.fields[i].kind == TypeKind::String {
+            "impl __dk::AsRef<str>".to_owned()
+        } else {
+            format!("impl __dk::Borrow<{}>", self.t.inner[i])
+        }
+    }
+
+    /// Rebinds a public parameter as a plain reference (`&str` or `&T`).
+    fn arg_rebind(&self, i: usize) -> String {
+        let f: &Field = &self.e.fields[i];
+        if f.kind == TypeKind::String {
+            format!("let {0}: &str = {0}.as_ref();", f.ident)
+        } else {
+            format!("let {0}: &{1} = {0}.borrow();", f.ident, self.t.inner[i])
+        }
+    }
+
+    /// `__key_<name>(a, b)` over the bound names of key `k`'s fields.
+    fn call_key_fn(&self, k: &KeyModel) -> String {
+        let args: Vec<String> = k
+            .distinct_fields()
+            .into_iter()
+            .map(|i| self.e.fields[i].ident.to_string())
+            .collect();
+        format!("__key_{}({})", k.fn_name, args.join(", "))
     }
 
     fn expand(&self) -> UpdateCode {
-        let p = private();
         let full = private_path();
         let e = self.e;
         let ident = &e.ident;
         let vis = self.vis;
-        let builder = &self.builder;
-        let params = &self.params;
+        let builder = format_ident!("{}", self.builder);
+        let params: Vec<Ident> = self.params.iter().map(|s| format_ident!("{}", s)).collect();
         let attrs_ty = format_ident!("{}Attrs", ident);
 
         // ---- the builder struct (in the user's module: full paths) -------
@@ -118,11 +156,6 @@ impl<'a> Gen<'a> {
             let doc = format!("The attribute `{}`.", f.attr);
             quote!(#[doc = #doc] pub #id: #full::Field<#ident, #inner>)
         });
-        let handle_init = e.fields.iter().filter(|f| !f.skip()).map(|f| {
-            let id = &f.ident;
-            let a = &f.attr;
-            quote!(#id: #p::Field::new(#a))
-        });
         let attrs_doc =
             format!("Typed handles on the attributes of `{ident}`, for conditions and filters.");
 
@@ -140,201 +173,181 @@ impl<'a> Gen<'a> {
             }
         };
 
-        let (methods, traps) = self.setters();
-        let (bounds, traits) = self.bounds();
-        let upkeep = self.upkeep();
-        let bump = e.fields.iter().find(|f| f.version()).map(|v| {
-            let a = &v.attr;
-            quote!(__c.with(|__u| __u.increment(#a, 1));)
-        });
-        let ctors = self.ctors();
+        // ---- the scoped block, as text -------------------------------------
+        let mut src = String::new();
+        let methods = self.setters(&mut src);
+        let bounds = self.bounds(&mut src);
+        let builder = &self.builder;
+        let rest = self.rest();
+        w!(
+            src,
+            "impl<M{rest}> {builder}<M{rest}> {{ {} }}",
+            methods.text
+        );
+        w!(
+            src,
+            "impl<M{rest}> __dk::Debug for {builder}<M{rest}> {{ \
+             fn fmt(&self, f: &mut __dk::Formatter<'_>) -> __dk::FmtResult {{ \
+             __dk::Debug::fmt(&self.__c, f) }} }}"
+        );
         let where_clause = if bounds.is_empty() {
-            quote!()
+            String::new()
         } else {
-            quote!(where #(#bounds),*)
+            format!("where {}", bounds.join(", "))
         };
-
-        let impls = quote! {
-            #(#traps)*
-            #(#traits)*
-
-            impl<M, #(#params),*> #builder<M, #(#params),*> {
-                #(#methods)*
-            }
-
-            impl<M, #(#params),*> #p::Debug for #builder<M, #(#params),*> {
-                fn fmt(&self, f: &mut #p::Formatter<'_>) -> #p::FmtResult {
-                    #p::Debug::fmt(&self.__c, f)
-                }
-            }
-
-            impl<M: #p::UpdateMode, #(#params),*> #p::TypedUpdate for #builder<M, #(#params),*> #where_clause {
-                type Entity = #ident;
-                fn into_parts(self) -> #p::Result<#p::UpdateParts<#ident>, #p::Error> {
-                    let mut __c = self.__c;
-                    #(#upkeep)*
-                    #bump
-                    __c.finish()
-                }
-            }
-
-            impl #ident {
-                #ctors
-
-                /// Typed handles on this entity's attributes.
-                pub const fn attrs() -> #attrs_ty {
-                    #attrs_ty { #(#handle_init,)* }
-                }
-            }
-
-            // By hand: a derive would assert each field is `Clone` too.
-            impl ::core::clone::Clone for #attrs_ty {
-                #[inline]
-                fn clone(&self) -> Self {
-                    *self
-                }
-            }
-            impl ::core::marker::Copy for #attrs_ty {}
-        };
+        w!(
+            src,
+            "impl<M: __dk::UpdateMode{rest}> __dk::TypedUpdate for {builder}<M{rest}> {where_clause} {{ \
+             type Entity = {ident}; \
+             fn into_parts(self) -> __dk::Result<__dk::UpdateParts<{ident}>, __dk::Error> {{ \
+             let mut __c = self.__c;"
+        );
+        self.upkeep(&mut src);
+        if let Some(v) = e.fields.iter().find(|f| f.version()) {
+            w!(src, "__c.with(|__u| __u.increment({}, 1));", lit(&v.attr));
+        }
+        w!(src, "__c.finish() }} }}");
+        w!(src, "impl {ident} {{");
+        self.ctors(&mut src);
+        w!(src, "/// Typed handles on this entity's attributes.\npub const fn attrs() -> {attrs_ty} {{ {attrs_ty} {{");
+        for f in e.fields.iter().filter(|f| !f.skip()) {
+            w!(src, "{}: __dk::Field::new({}),", f.ident, lit(&f.attr));
+        }
+        w!(src, "}} }} }}");
+        // By hand: a derive would assert each field is `Clone` too.
+        w!(
+            src,
+            "impl ::core::clone::Clone for {attrs_ty} {{ #[inline] fn clone(&self) -> Self {{ *self }} }} \
+             impl ::core::marker::Copy for {attrs_ty} {{}}"
+        );
+        let mut impls = tokens(&src);
+        // Setters of validated fields call the user's validator, whose path
+        // keeps its span (an error names it, not the derive).
+        impls.extend(methods.spanned);
         UpdateCode { outer, impls }
     }
 
     /// `E::update(..)` and `E::upsert(..)`.
-    fn ctors(&self) -> TokenStream {
-        let p = private();
+    fn ctors(&self, src: &mut String) {
         let e = self.e;
         let ident = &e.ident;
         let builder = &self.builder;
-        let key_params: Vec<TokenStream> = self
-            .u
-            .table_key
+        let tk = &self.u.table_key;
+        let key_params: Vec<String> = tk
             .iter()
-            .map(|&i| {
-                let f = &e.fields[i];
-                let id = &f.ident;
-                let t = arg_ty(f);
-                quote!(#id: #t)
-            })
+            .map(|&i| format!("{}: {}", e.fields[i].ident, self.arg_ty(i)))
             .collect();
-        let rebinds: Vec<TokenStream> = self
-            .u
-            .table_key
-            .iter()
-            .map(|&i| arg_rebind(&e.fields[i]))
-            .collect();
-        let key_args: Vec<&Ident> = self
-            .u
-            .table_key
-            .iter()
-            .map(|&i| &e.fields[i].ident)
-            .collect();
-        let kept_init = self.u.kept.iter().map(|&i| {
+        let key_params = key_params.join(", ");
+        let rebinds: String = tk.iter().map(|&i| self.arg_rebind(i)).collect();
+        let key_args: Vec<String> = tk.iter().map(|&i| e.fields[i].ident.to_string()).collect();
+        let key_args = key_args.join(", ");
+        let mut vals = String::from("(");
+        for &i in &self.u.kept {
             let f = &e.fields[i];
-            let id = &f.ident;
             if f.kind == TypeKind::String {
-                quote!(#p::String::from(#id))
+                w!(vals, "__dk::String::from({}),", f.ident);
             } else {
-                quote!(::core::clone::Clone::clone(#id))
+                w!(vals, "::core::clone::Clone::clone({}),", f.ident);
             }
-        });
-        let slot_init = self.u.slots.iter().map(|_| quote!(#p::None));
-        let vals = quote!((#(#kept_init,)* #(#slot_init,)*));
-        let pk_attr = &e.pk.attr;
+        }
+        for _ in &self.u.slots {
+            vals.push_str("__dk::None,");
+        }
+        vals.push(')');
+        let pk_attr = lit(&e.pk.attr);
+        let allow = if tk.len() > 7 {
+            "#[allow(clippy::too_many_arguments)]"
+        } else {
+            ""
+        };
+        let update_doc = lit(&format!("Starts an update of the existing `{ident}` at this key (it fails with `Error::ConditionFailed` when there is none); table-key fields cannot change (use `db.move_item`)."));
+        let upsert_doc = lit(&format!("Starts an upsert of the `{ident}` at this key: it creates the item when it is missing (with the discriminator and the key fields), so it must set every field a new item needs (DYNA228); counters (`increment_*`) start from zero."));
+        w!(
+            src,
+            "#[doc = {update_doc}] {allow} pub fn update({key_params}) -> {builder} {{ {rebinds} \
+             let __c = __dk::UpdateCore::patch(Self::key({key_args}), {vals}, {pk_attr}); \
+             {builder} {{ __c, __s: __dk::PhantomData }} }}"
+        );
 
         // What an upsert writes beyond the fields it is given: the
         // discriminator, the key fields as attributes, and every index key
         // that only table-key fields feed (constant ones included).
-        let disc_attr = &e.disc_attr;
-        let disc = &e.discriminator;
-        let key_attrs = self.u.table_key.iter().map(|&i| {
+        let disc_attr = lit(&e.disc_attr);
+        let disc = lit(&e.discriminator);
+        w!(
+            src,
+            "#[doc = {upsert_doc}] {allow} pub fn upsert({key_params}) -> {builder}<__dk::Upsert> {{ {rebinds} \
+             let mut __c = __dk::UpdateCore::upsert(Self::key({key_args}), {vals}, {disc_attr}, {disc});"
+        );
+        for &i in tk {
             let f = &e.fields[i];
-            let id = &f.ident;
-            let attr = &f.attr;
-            if f.kind == TypeKind::String {
-                quote!(__c.put_str(#attr, #id);)
+            let put = if f.kind == TypeKind::String {
+                "put_str"
             } else {
-                quote!(__c.put(#attr, #id);)
-            }
-        });
-        let closed_keys = self.u.keys.iter().filter(|k| k.open.is_empty()).map(|k| {
-            let key = e.key_of(k);
-            let attr = &key.attr;
-            let call = call_key_fn(e, key, true);
-            quote!(__c.index_key(#attr, #p::Some(#call));)
-        });
-        let update_doc = format!("Starts an update of the existing `{ident}` at this key (it fails with `Error::ConditionFailed` when there is none); table-key fields cannot change (use `db.move_item`).");
-        let upsert_doc = format!("Starts an upsert of the `{ident}` at this key: it creates the item when it is missing (with the discriminator and the key fields), so it must set every field a new item needs (DYNA228); counters (`increment_*`) start from zero.");
-        let allow = allow_many(key_params.len());
-        quote! {
-            #[doc = #update_doc]
-            #allow
-            pub fn update(#(#key_params),*) -> #builder {
-                #(#rebinds)*
-                let __c = #p::UpdateCore::patch(Self::key(#(#key_args),*), #vals, #pk_attr);
-                #builder { __c, __s: #p::PhantomData }
-            }
-
-            #[doc = #upsert_doc]
-            #allow
-            pub fn upsert(#(#key_params),*) -> #builder<#p::Upsert> {
-                #(#rebinds)*
-                let mut __c = #p::UpdateCore::upsert(Self::key(#(#key_args),*), #vals, #disc_attr, #disc);
-                #(#key_attrs)*
-                #(#closed_keys)*
-                #builder { __c, __s: #p::PhantomData }
-            }
+                "put"
+            };
+            w!(src, "__c.{put}({}, {});", lit(&f.attr), f.ident);
         }
+        for k in self.u.keys.iter().filter(|k| k.open.is_empty()) {
+            let key = e.key_of(k);
+            w!(
+                src,
+                "__c.index_key({}, __dk::Some({}));",
+                lit(&key.attr),
+                self.call_key_fn(key)
+            );
+        }
+        w!(src, "{builder} {{ __c, __s: __dk::PhantomData }} }}");
     }
 
     /// Rewrites (or removes) every index key whose open inputs the update
     /// touches.
-    fn upkeep(&self) -> Vec<TokenStream> {
-        let p = private();
+    fn upkeep(&self, src: &mut String) {
         let e = self.e;
-        let mut out = Vec::new();
         for k in self.u.keys.iter().filter(|k| !k.open.is_empty()) {
-            let touched = k.open.iter().map(|&i| {
-                let v = self.val_index(i).expect("open inputs have slots");
-                quote!(__c.vals.#v.is_some())
-            });
+            let touched: Vec<String> = k
+                .open
+                .iter()
+                .map(|&i| {
+                    let v = self.val_index(i).expect("open inputs have slots");
+                    format!("__c.vals.{v}.is_some()")
+                })
+                .collect();
             let key = e.key_of(k);
             let fields = key.distinct_fields();
-            let vals = fields.iter().map(|&i| {
+            let mut vals = String::new();
+            let mut pats = String::new();
+            for &i in &fields {
                 let f = &e.fields[i];
                 let v = self.val_index(i).expect("key inputs are kept or slots");
+                w!(pats, "__dk::Some({}),", f.ident);
                 if self.u.kept.contains(&i) {
-                    return quote!(#p::Some(&__c.vals.#v));
+                    w!(vals, "__dk::Some(&__c.vals.{v}),");
+                    continue;
                 }
-                let inner = &f.inner;
-                let base = if f.optional {
-                    quote!(__c.vals.#v.as_ref().and_then(#p::Option::as_ref))
+                if f.optional {
+                    w!(vals, "__c.vals.{v}.as_ref().and_then(__dk::Option::as_ref)");
                 } else {
-                    quote!(__c.vals.#v.as_ref())
-                };
+                    w!(vals, "__c.vals.{v}.as_ref()");
+                }
                 if f.omit_empty() && k.sparse {
-                    quote!(#base.filter(|__x| !<#inner as #p::Attr>::is_empty_value(__x)))
-                } else {
-                    base
+                    w!(
+                        vals,
+                        ".filter(|__x| !<{} as __dk::Attr>::is_empty_value(__x))",
+                        self.t.inner[i]
+                    );
                 }
-            });
-            let pats = fields.iter().map(|&i| {
-                let id = &e.fields[i].ident;
-                quote!(#p::Some(#id))
-            });
-            let args = fields.iter().map(|&i| &e.fields[i].ident);
-            let call = format_ident!("__key_{}", key.fn_name);
-            let attr = &key.attr;
-            out.push(quote! {
-                if #(#touched)||* {
-                    // An absent input: the item leaves the index.
-                    let __k = match (#(#vals,)*) {
-                        (#(#pats,)*) => #p::Some(#call(#(#args),*)),
-                        _ => #p::None,
-                    };
-                    __c.index_key(#attr, __k);
-                }
-            });
+                vals.push(',');
+            }
+            // An absent input: the item leaves the index.
+            w!(
+                src,
+                "if {} {{ let __k = match ({vals}) {{ ({pats}) => __dk::Some({}), _ => __dk::None, }}; \
+                 __c.index_key({}, __k); }}",
+                touched.join(" || "),
+                self.call_key_fn(key),
+                lit(&key.attr)
+            );
         }
-        out
     }
 }

@@ -15,10 +15,7 @@
 //! does not document and whose lint attributes cover them: they need no
 //! attributes of their own.
 
-use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
-
-use super::private;
+use super::text::{lit, w};
 use super::update::Gen;
 use crate::render::{caret, placeholder};
 
@@ -38,24 +35,24 @@ fn redraw(attr: &str, tpl: &str, field: &str) -> String {
 }
 
 impl Gen<'_> {
-    /// The `where` bounds of `TypedUpdate` and the traits they name.
-    pub(super) fn bounds(&self) -> (Vec<TokenStream>, Vec<TokenStream>) {
-        let p = private();
+    /// The `where` bounds of `TypedUpdate`; the traits they name are
+    /// written to `src`.
+    pub(super) fn bounds(&self, src: &mut String) -> Vec<String> {
         let e = self.e;
         let ident = &e.ident;
-        let mut bounds = Vec::new();
-        let mut traits = Vec::new();
         // Every parameter is a `State`, so the folds below are well-formed.
-        for s in &self.params {
-            bounds.push(quote!(#s: #p::State));
-        }
+        let mut bounds: Vec<String> = self
+            .params
+            .iter()
+            .map(|s| format!("{s}: __dk::State"))
+            .collect();
         // DYNA226: per key, each input set unless no input is set or one is
         // removed (folded over the key's inputs).
         for k in self.u.keys.iter().filter(|k| k.open.len() >= 2) {
-            let mut fold = quote!(#p::Nil);
+            let mut fold = String::from("__dk::Nil");
             for &f in &k.open {
                 let s = &self.params[self.state_of(f).expect("open inputs are tracked")];
-                fold = quote!(<#fold as #p::Fold>::Then<#s>);
+                fold = format!("<{fold} as __dk::Fold>::Then<{s}>");
             }
             let key = e.key_of(k);
             let index = key.index.as_deref().unwrap_or_default();
@@ -65,23 +62,24 @@ impl Gen<'_> {
                 key.template,
                 if k.sparse { "sparse " } else { "" }
             );
+            let note = lit("DynamoDB cannot build a key from what the item holds: an update brings every input of a key it changes (the table key's come with the key). Set the missing field to its stored value (read it first), or put the whole item.");
             for &f in &k.open {
                 let fname = e.fields[f].ident.to_string();
-                let tr = format_ident!("__{}Dyna226_{}_{}", ident, ident_safe(&key.attr), fname);
-                let msg = format!(
+                let tr = format!("__{}Dyna226_{}_{}", ident, ident_safe(&key.attr), fname);
+                let msg = lit(&format!(
                     "DYNA226: this update of `{ident}` sets an input of {what} but not `{fname}`, so the key cannot be rebuilt"
+                ));
+                let label = lit(&format!("add `.set_{fname}(..)` to this update"));
+                let drawn = lit(&redraw(&key.attr, &key.template, &fname));
+                w!(
+                    src,
+                    "#[diagnostic::on_unimplemented(message = {msg}, label = {label}, note = {drawn}, note = {note})] \
+                     pub trait {tr}<Acc> {{}} \
+                     #[diagnostic::do_not_recommend] \
+                     impl<S: __dk::InputComplete<Acc, dyn {tr}<Acc>>, Acc> {tr}<Acc> for S {{}}"
                 );
-                let label = format!("add `.set_{fname}(..)` to this update");
-                let drawn = redraw(&key.attr, &key.template, &fname);
-                let note = "DynamoDB cannot build a key from what the item holds: an update brings every input of a key it changes (the table key's come with the key). Set the missing field to its stored value (read it first), or put the whole item.";
-                traits.push(quote! {
-                    #[diagnostic::on_unimplemented(message = #msg, label = #label, note = #drawn, note = #note)]
-                    pub trait #tr<Acc> {}
-                    #[diagnostic::do_not_recommend]
-                    impl<S: #p::InputComplete<Acc, dyn #tr<Acc>>, Acc> #tr<Acc> for S {}
-                });
                 let s = &self.params[self.state_of(f).expect("open inputs are tracked")];
-                bounds.push(quote!(#s: #tr<#fold>));
+                bounds.push(format!("{s}: {tr}<{fold}>"));
             }
         }
         // DYNA228: an upsert sets every field a new item needs.
@@ -91,21 +89,22 @@ impl Gen<'_> {
                 continue;
             }
             let fname = field.ident.to_string();
-            let tr = format_ident!("__{}Dyna228_{}", ident, fname);
-            let msg = format!(
+            let tr = format!("__{ident}Dyna228_{fname}");
+            let msg = lit(&format!(
                 "DYNA228: this upsert of `{ident}` does not set `{fname}`, which a new item needs"
+            ));
+            let label = lit(&format!("add `.set_{fname}(..)` to this upsert"));
+            let note = lit(&format!("an upsert creates the item when it is missing, so it sets every field that reading the item back needs (an `Option`, `omit_empty` or set field may be left out); to change an existing item only, use `{ident}::update(..)`"));
+            w!(
+                src,
+                "#[diagnostic::on_unimplemented(message = {msg}, label = {label}, note = {note})] \
+                 pub trait {tr}<Mode> {{}} \
+                 #[diagnostic::do_not_recommend] \
+                 impl<S: __dk::RequiredSet<Mode, dyn {tr}<Mode>>, Mode> {tr}<Mode> for S {{}}"
             );
-            let label = format!("add `.set_{fname}(..)` to this upsert");
-            let note = format!("an upsert creates the item when it is missing, so it sets every field that reading the item back needs (an `Option`, `omit_empty` or set field may be left out); to change an existing item only, use `{ident}::update(..)`");
-            traits.push(quote! {
-                #[diagnostic::on_unimplemented(message = #msg, label = #label, note = #note)]
-                pub trait #tr<Mode> {}
-                #[diagnostic::do_not_recommend]
-                impl<S: #p::RequiredSet<Mode, dyn #tr<Mode>>, Mode> #tr<Mode> for S {}
-            });
             let s = &self.params[pos];
-            bounds.push(quote!(#s: #tr<M>));
+            bounds.push(format!("{s}: {tr}<M>"));
         }
-        (bounds, traits)
+        bounds
     }
 }
