@@ -84,6 +84,85 @@ impl ItemTemplate {
     }
 }
 
+/// The values of one item while `to_item` computes them, slot `i` for
+/// `names[i]` of [`ItemTemplate::fill`]. Every value goes in with one call
+/// and no early return, and the first error is kept for
+/// [`ItemWriter::finish`]: the generated function stays straight-line code,
+/// which is what it costs to compile per entity.
+pub struct ItemWriter<const N: usize> {
+    values: [Option<AttributeValue>; N],
+    error: Option<EncodeError>,
+}
+
+impl<const N: usize> Default for ItemWriter<N> {
+    fn default() -> Self {
+        ItemWriter {
+            values: [const { None }; N],
+            error: None,
+        }
+    }
+}
+
+impl<const N: usize> ItemWriter<N> {
+    /// Slot `i` gets `v` unless `v` is `None`: when two sources feed one
+    /// attribute, the last one with a value wins.
+    pub fn set(&mut self, i: usize, v: Option<AttributeValue>) {
+        set_slot(&mut self.values, i, v);
+    }
+
+    /// A constant text (the discriminator).
+    pub fn text(&mut self, i: usize, v: &'static str) {
+        set_slot(&mut self.values, i, Some(AttributeValue::S(v.to_owned())));
+    }
+
+    /// A key's text, or the error that kept it from being written.
+    pub fn key(&mut self, i: usize, k: Result<String, KeyFormatError>) {
+        match k {
+            Ok(k) => set_slot(&mut self.values, i, Some(AttributeValue::S(k))),
+            Err(e) => keep_error(&mut self.error, e.into()),
+        }
+    }
+
+    /// A sparse index's key: `None` while an input is absent.
+    pub fn sparse_key(&mut self, i: usize, k: Option<Result<String, KeyFormatError>>) {
+        if let Some(k) = k {
+            self.key(i, k);
+        }
+    }
+
+    /// A value whose encoding can fail (a `serde` field).
+    pub fn encoded(&mut self, i: usize, v: Result<Option<AttributeValue>, EncodeError>) {
+        match v {
+            Ok(v) => set_slot(&mut self.values, i, v),
+            Err(e) => keep_error(&mut self.error, e),
+        }
+    }
+
+    /// The item, or the first error met.
+    pub fn finish(
+        mut self,
+        cell: &'static OnceLock<ItemTemplate>,
+        names: &[&'static str],
+    ) -> Result<Item, EncodeError> {
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(ItemTemplate::fill(cell, names, &mut self.values)),
+        }
+    }
+}
+
+fn set_slot(values: &mut [Option<AttributeValue>], i: usize, v: Option<AttributeValue>) {
+    if let (Some(v), Some(slot)) = (v, values.get_mut(i)) {
+        *slot = Some(v);
+    }
+}
+
+fn keep_error<E>(first: &mut Option<E>, e: E) {
+    if first.is_none() {
+        *first = Some(e);
+    }
+}
+
 /// Inserts an attribute unless it encodes to nothing.
 #[inline]
 pub fn put_attr<T: Attr>(item: &mut Item, name: &'static str, v: &T) {

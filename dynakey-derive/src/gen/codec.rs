@@ -42,10 +42,11 @@ pub fn encode_fields(fields: &[Field]) -> TokenStream {
     quote!(#(#stmts)*)
 }
 
-/// Each stored field's attribute name and an expression of type
-/// `Option<AttributeValue>` for its value (`None`: left out of the item).
-/// An entity's `to_item` evaluates these before it builds its map.
-pub fn encode_values(fields: &[Field]) -> Vec<(String, TokenStream)> {
+/// Each stored field's attribute name, an expression of type
+/// `Option<AttributeValue>` for its value (`None`: left out of the item),
+/// and whether it is instead a `Result` of one (a `serde` field, whose
+/// encoding can fail). An entity's `to_item` hands these to its writer.
+pub fn encode_values(fields: &[Field]) -> Vec<(String, TokenStream, bool)> {
     let p = private();
     fields
         .iter()
@@ -56,7 +57,7 @@ pub fn encode_values(fields: &[Field]) -> Vec<(String, TokenStream)> {
             let name = id.to_string();
             let sp = ty.span();
             let value = if f.serde() {
-                quote!(#p::serde_to_attr(&self.#id, #name)?)
+                quote!(#p::serde_to_attr(&self.#id, #name))
             } else if f.ttl() {
                 let call = quote_spanned!(sp=> <#ty as #p::Ttl>::ttl_to_attr);
                 quote!(#call(&self.#id))
@@ -67,7 +68,7 @@ pub fn encode_values(fields: &[Field]) -> Vec<(String, TokenStream)> {
                 let call = quote_spanned!(sp=> <#ty as #p::Attr>::to_attr);
                 quote!(#call(&self.#id))
             };
-            (f.attr.clone(), value)
+            (f.attr.clone(), value, f.serde())
         })
         .collect()
 }
@@ -102,13 +103,22 @@ pub fn decode_fields(fields: &[Field]) -> TokenStream {
 fn decode_field(f: &Field) -> TokenStream {
     let p = private();
     let ty = &f.ty;
-    let attr = &f.attr;
     let sp = ty.span();
     if f.skip() {
         return quote_spanned!(sp=> <#ty as #p::Default>::default());
     }
+    let call = decode_result(f);
+    quote!(#call?)
+}
+
+/// The `Result` of reading one stored field from `__item` below `__path`.
+fn decode_result(f: &Field) -> TokenStream {
+    let p = private();
+    let ty = &f.ty;
+    let attr = &f.attr;
+    let sp = ty.span();
     if f.serde() {
-        return quote!(#p::serde_from_item(__item, #attr, &__path)?);
+        return quote!(#p::serde_from_item(__item, #attr, &__path));
     }
     let call = if f.ttl() {
         quote_spanned!(sp=> <#ty as #p::Ttl>::ttl_from_item)
@@ -117,5 +127,5 @@ fn decode_field(f: &Field) -> TokenStream {
     } else {
         quote_spanned!(sp=> #p::decode_field::<#ty>)
     };
-    quote!(#call(__item, #attr, &__path)?)
+    quote!(#call(__item, #attr, &__path))
 }

@@ -1,11 +1,10 @@
 //! `impl Entity`, the inherent key functions and the static metadata.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
-use syn::Ident;
+use quote::quote;
 
 use super::codec::{decode_fields, encode_values};
-use super::keys::{call_text, call_text_fn, key_fields, keys, tpl_name};
+use super::keys::{call_key_fn, call_text, key_fields, keys, tpl_name};
 use super::text::{lit, tokens, w, Code, Piece, Types};
 use super::{private, scoped};
 use crate::model::{Entity, IndexModel, KeyKind, KeyModel, Projection, Stamp};
@@ -102,13 +101,23 @@ fn meta(e: &Entity) -> String {
     )
 }
 
-/// The keys of one index as `Option<AttributeValue>` locals, one per key
-/// attribute it writes. Each key attribute is written when its own inputs
-/// are present: an item is in the index when both of its key attributes
-/// exist, as DynamoDB defines it, so a sparse index leaves out an item while
-/// any input is absent (or empty under `omit_empty`). Returns the `let`s and
-/// the (attribute, local) pairs.
-fn index_values(e: &Entity, ix: &IndexModel, first: usize) -> (TokenStream, Vec<(String, Ident)>) {
+/// Where one attribute value of `to_item` comes from.
+enum Source {
+    /// A writer call as text, its first `@` standing for the slot.
+    Text(String),
+    /// A sparse key: `Option<Result<String, _>>`, `None` while an input is
+    /// absent.
+    Sparse(TokenStream),
+    /// A field's value: `Option<AttributeValue>`, or a `Result` of one for a
+    /// `serde` field (`true`).
+    Field(TokenStream, bool),
+}
+
+/// The keys an index writes. Each key attribute is written when its own
+/// inputs are present: an item is in the index when both of its key
+/// attributes exist, as DynamoDB defines it, so a sparse index leaves out
+/// an item while any input is absent (or empty under `omit_empty`).
+fn index_values(e: &Entity, ix: &IndexModel, out: &mut Vec<(String, Source)>) {
     let p = private();
     // A local index's partition key is the table's own attribute.
     let mut keys: Vec<&KeyModel> = Vec::new();
@@ -116,10 +125,14 @@ fn index_values(e: &Entity, ix: &IndexModel, first: usize) -> (TokenStream, Vec<
         keys.push(&ix.pk);
     }
     keys.extend(ix.sk.iter());
-    let mut stmts = Vec::new();
-    let mut slots = Vec::new();
-    for (n, k) in keys.iter().enumerate() {
-        let local = format_ident!("__a{}", first + n);
+    for k in keys {
+        let optional = key_fields(k)
+            .into_iter()
+            .any(|i| e.fields[i].optional || (e.fields[i].omit_empty() && ix.sparse));
+        if !optional {
+            out.push((k.attr.clone(), key_source(e, k)));
+            continue;
+        }
         let binds = key_fields(k).into_iter().map(|i| {
             let f = &e.fields[i];
             let id = &f.ident;
@@ -138,24 +151,17 @@ fn index_values(e: &Entity, ix: &IndexModel, first: usize) -> (TokenStream, Vec<
             };
             quote!(#bind #empty)
         });
-        let call = call_text_fn(e, k, true);
-        let optional = key_fields(k)
-            .into_iter()
-            .any(|i| e.fields[i].optional || (e.fields[i].omit_empty() && ix.sparse));
-        stmts.push(if optional {
-            quote! {
-                let #local = 'key: {
-                    #(#binds)*
-                    #p::Some(#p::AttributeValue::S(#call))
-                };
-            }
-        } else {
-            let call = call_text_fn(e, k, false);
-            quote!(let #local = #p::Some(#p::AttributeValue::S(#call));)
-        });
-        slots.push((k.attr.clone(), local));
+        let call = call_key_fn(e, k, true);
+        let value = quote!('key: { #(#binds)* #p::Some(#call) });
+        out.push((k.attr.clone(), Source::Sparse(value)));
     }
-    (quote!(#(#stmts)*), slots)
+}
+
+/// A key every item has, written from the entity's own fields.
+fn key_source(e: &Entity, k: &KeyModel) -> Source {
+    let call = call_text(e, k, false);
+    let call = call.strip_suffix('?').unwrap_or(&call);
+    Source::Text(format!("__w.key(@, {call});"))
 }
 
 pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
@@ -171,18 +177,11 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
     imp.tokens.extend(validate_fn(e));
     imp.hybrid_fn(
         "fn to_item(&self) -> __dk::Result<__dk::Item, __dk::EncodeError>",
-        vec![Piece::Tokens(to_item_body(e))],
+        to_item_body(e),
     );
-    let mut from = vec![Piece::Text(format!(
-        "__dk::check_discriminator(__item, {}, {})?; let __path = __dk::AttrPath::root(\"\");",
-        lit(&e.disc_attr),
-        lit(&e.discriminator)
-    ))];
-    let decode = decode_fields(&e.fields);
-    from.push(Piece::Tokens(quote!(__dk::Ok(Self { #decode }))));
     imp.hybrid_fn(
         "fn from_item(__item: &__dk::Item) -> __dk::Result<Self, __dk::DecodeError>",
-        from,
+        from_item_body(e),
     );
     let sk_key = match &e.sk {
         Some(k) => format!("__dk::Some(({}, {}))", lit(&k.attr), call_text(e, k, false)),
@@ -213,68 +212,72 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
     }
 }
 
-/// The body of `to_item`. Every attribute value is computed first (in the
-/// order the attributes used to be inserted: discriminator, table key,
-/// index keys, fields), then the map comes from a per-type template holding
-/// every attribute name: cloning it copies the table without hashing, and
-/// one pass puts each value in its slot and drops the slots left empty. No
-/// attribute name is hashed per item (SipHash was a quarter of the encode).
-fn to_item_body(e: &Entity) -> TokenStream {
-    let p = private();
-    let some_s = |v: TokenStream| quote!(#p::Some(#p::AttributeValue::S(#v)));
-    let mut lets: Vec<TokenStream> = Vec::new();
-    // (attribute, local) in insertion order.
-    let mut slots: Vec<(String, Ident)> = Vec::new();
-    let single = |attr: &str, value: TokenStream, lets: &mut Vec<_>, slots: &mut Vec<_>| {
-        let local = format_ident!("__a{}", slots.len());
-        lets.push(quote!(let #local = #value;));
-        slots.push((attr.to_owned(), local));
-    };
-    let disc = &e.discriminator;
-    let disc_value = some_s(quote!(#p::String::from(#disc)));
-    single(&e.disc_attr, disc_value, &mut lets, &mut slots);
-    let pk_value = some_s(call_text_fn(e, &e.pk, false));
-    single(&e.pk.attr, pk_value, &mut lets, &mut slots);
+/// The body of `to_item`. Every attribute value goes to a runtime
+/// `ItemWriter` at its slot (in the order the attributes used to be
+/// inserted: discriminator, table key, index keys, fields) with one call
+/// and no early return; the writer keeps the first error, and the map comes
+/// from a per-type template holding every attribute name: cloning it copies
+/// the table without hashing, and one pass puts each value in its slot and
+/// drops the slots left empty. No attribute name is hashed per item.
+fn to_item_body(e: &Entity) -> Vec<Piece> {
+    let mut sources: Vec<(String, Source)> = vec![(
+        e.disc_attr.clone(),
+        Source::Text(format!("__w.text(@, {});", lit(&e.discriminator))),
+    )];
+    sources.push((e.pk.attr.clone(), key_source(e, &e.pk)));
     if let Some(k) = &e.sk {
-        single(
-            &k.attr,
-            some_s(call_text_fn(e, k, false)),
-            &mut lets,
-            &mut slots,
-        );
+        sources.push((k.attr.clone(), key_source(e, k)));
     }
     for ix in &e.indexes {
-        let (stmt, mine) = index_values(e, ix, slots.len());
-        lets.push(stmt);
-        slots.extend(mine);
+        index_values(e, ix, &mut sources);
     }
-    for (attr, value) in encode_values(&e.fields) {
-        single(&attr, value, &mut lets, &mut slots);
+    for (attr, value, serde) in encode_values(&e.fields) {
+        sources.push((attr, Source::Field(value, serde)));
     }
-    // Two sources for one attribute (fields renamed alike): the last one
-    // that has a value wins, as with successive inserts.
-    let mut groups: Vec<(String, Vec<Ident>)> = Vec::new();
-    for (attr, local) in slots {
-        match groups.iter_mut().find(|(a, _)| *a == attr) {
-            Some((_, locals)) => locals.push(local),
-            None => groups.push((attr, vec![local])),
-        }
+    // Two sources for one attribute (fields renamed alike) share a slot:
+    // the last one that has a value wins, as with successive inserts.
+    let mut names: Vec<String> = Vec::new();
+    let mut calls = Vec::new();
+    for (attr, source) in sources {
+        let slot = names.iter().position(|a| *a == attr).unwrap_or_else(|| {
+            names.push(attr);
+            names.len() - 1
+        });
+        let at = syn::Index::from(slot);
+        calls.push(match source {
+            Source::Text(t) => Piece::Text(t.replacen('@', &slot.to_string(), 1)),
+            Source::Sparse(v) => Piece::Tokens(quote!(__w.sparse_key(#at, #v);)),
+            Source::Field(v, true) => Piece::Tokens(quote!(__w.encoded(#at, #v);)),
+            Source::Field(v, false) => Piece::Tokens(quote!(__w.set(#at, #v);)),
+        });
     }
-    let names: Vec<&String> = groups.iter().map(|(a, _)| a).collect();
-    let values = groups.iter().map(|(_, locals)| {
-        let mut rev = locals.iter().rev();
-        let last = rev.next().expect("a group has a local");
-        let mut value = quote!(#last);
-        for l in rev {
-            value = quote!(#value.or(#l));
-        }
-        value
-    });
-    quote! {
-        static __TEMPLATE: #p::OnceLock<#p::ItemTemplate> = #p::OnceLock::new();
-        #(#lets)*
-        #p::Ok(#p::ItemTemplate::fill(&__TEMPLATE, &[#(#names),*], &mut [#(#values),*]))
-    }
+    let list: Vec<String> = names.iter().map(|a| lit(a)).collect();
+    let mut body = vec![Piece::Text(format!(
+        "static __TEMPLATE: __dk::OnceLock<__dk::ItemTemplate> = __dk::OnceLock::new(); \
+         let mut __w = __dk::ItemWriter::<{}>::default();",
+        names.len()
+    ))];
+    body.extend(calls);
+    body.push(Piece::Text(format!(
+        "__w.finish(&__TEMPLATE, &[{}])",
+        list.join(", ")
+    )));
+    body
+}
+
+/// The body of `from_item`: the discriminator checked, then each field
+/// decoded in order (the first error ends it).
+fn from_item_body(e: &Entity) -> Vec<Piece> {
+    let decode = decode_fields(&e.fields);
+    vec![
+        Piece::Text(format!(
+            "__dk::check_discriminator(__item, {}, {})?; \
+             let __path = __dk::AttrPath::root(\"\");",
+            lit(&e.disc_attr),
+            lit(&e.discriminator)
+        )),
+        Piece::Tokens(quote!(__dk::Ok(Self { #decode }))),
+    ]
 }
 
 /// `fn validate` when a field or the entity has `#[dynamo(validate = ..)]`:

@@ -172,13 +172,7 @@ fn text_fn(e: &Entity, k: &KeyModel, t: &Types, out: &mut Code) {
 }
 
 /// Calls `__key_<name>` with the entity's own fields (`&self.f`, or the
-/// bound names inside a sparse-index block), and `?` on the result.
-pub fn call_text_fn(e: &Entity, k: &KeyModel, bound: bool) -> TokenStream {
-    let call = call_key_fn(e, k, bound);
-    quote!(#call?)
-}
-
-/// [`call_text_fn`] without the `?`: the `Result` itself.
+/// bound names inside a sparse-index block): the `Result` itself.
 pub fn call_key_fn(e: &Entity, k: &KeyModel, bound: bool) -> TokenStream {
     let name = internal_fn(k);
     let args = key_fields(k).into_iter().map(|i| {
@@ -192,7 +186,7 @@ pub fn call_key_fn(e: &Entity, k: &KeyModel, bound: bool) -> TokenStream {
     quote!(#name(#(#args),*))
 }
 
-/// [`call_text_fn`] as text: `__key_<name>(a, b)?` over the bound names
+/// [`call_key_fn`] as text, with `?`: `__key_<name>(a, b)?` over the bound names
 /// (`bound`) or `&self.a` (otherwise).
 pub fn call_text(e: &Entity, k: &KeyModel, bound: bool) -> String {
     let args: Vec<String> = key_fields(k)
