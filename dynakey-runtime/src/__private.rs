@@ -333,3 +333,49 @@ pub use crate::update::{
     Field, Fold, InputComplete, IntoField, Nil, Patch, Rem, Removed, RequiredSet, Set, Sets, State,
     TypedUpdate, Unset, UpdateCore, UpdateMode, UpdateParts, Upsert,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &str) -> Option<AttributeValue> {
+        Some(AttributeValue::S(v.to_owned()))
+    }
+
+    fn serde_err(field: &'static str) -> EncodeError {
+        EncodeError::Serde {
+            field,
+            message: "no".to_owned(),
+        }
+    }
+
+    #[test]
+    fn item_writer_keeps_the_last_value_and_leaves_out_empty_slots() {
+        static T: OnceLock<ItemTemplate> = OnceLock::new();
+        let mut w = ItemWriter::<3>::default();
+        w.text(0, "E");
+        w.set(1, s("first"));
+        // A second source for the same attribute: the last value wins, and
+        // a source without a value leaves the slot as it is.
+        w.set(1, s("second"));
+        w.set(1, None);
+        w.sparse_key(2, None);
+        let item = w.finish(&T, &["_type", "a", "gone"]).unwrap();
+        assert_eq!(item.len(), 2);
+        assert_eq!(item["_type"], AttributeValue::S("E".into()));
+        assert_eq!(item["a"], AttributeValue::S("second".into()));
+    }
+
+    #[test]
+    fn item_writer_reports_the_first_error() {
+        static T: OnceLock<ItemTemplate> = OnceLock::new();
+        let mut w = ItemWriter::<2>::default();
+        w.set(0, s("x"));
+        w.encoded(1, Err(serde_err("one")));
+        w.encoded(1, Err(serde_err("two")));
+        match w.finish(&T, &["x", "y"]) {
+            Err(EncodeError::Serde { field, .. }) => assert_eq!(field, "one"),
+            other => panic!("expected the first error, got {other:?}"),
+        }
+    }
+}

@@ -493,6 +493,18 @@ fn key_errors_name_the_index_and_an_empty_field() {
         e.starts_with("EXPENSE key \"AMOUNT#<amount:n8.2>\" of index GSI1: field `amount`"),
         "{e}"
     );
+    // Two keys that cannot be written: the error is the first one in the
+    // order the attributes are written (table key, then index keys).
+    let e = Membership {
+        user_id: String::new(),
+        group_id: String::new(),
+    }
+    .to_item()
+    .unwrap_err();
+    match e {
+        dynakey::EncodeError::Key(k) => assert_eq!((k.index, k.field), (None, "user_id")),
+        other => panic!("expected a key error, got {other:?}"),
+    }
 }
 
 /// Sort-key steps and typed updates print what they hold.
