@@ -138,13 +138,14 @@ impl<const N: usize> ItemWriter<N> {
         }
     }
 
-    /// The item, or the first error met.
+    /// The item, or the first error met. By reference: the values are
+    /// taken out of their slots, and the array is not moved.
     pub fn finish(
-        mut self,
+        &mut self,
         cell: &'static OnceLock<ItemTemplate>,
         names: &[&'static str],
     ) -> Result<Item, EncodeError> {
-        match self.error {
+        match self.error.take() {
             Some(e) => Err(e),
             None => Ok(ItemTemplate::fill(cell, names, &mut self.values)),
         }
