@@ -1,4 +1,9 @@
 //! Code generation from a checked model. Nothing here reports user errors.
+//!
+//! Most of the output is written as source text and lexed by rustc in one
+//! call (`text`); what must point an error at the user's code (a field type
+//! in a trait call, a validator's path, the DYNA227 traps' names) stays
+//! tokens that carry the user's spans.
 
 pub mod chain;
 pub mod codec;

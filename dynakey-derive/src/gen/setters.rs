@@ -3,48 +3,32 @@
 //! (which encodes it into the update expression), keeps it when an index
 //! key reads it, and moves the builder's typestate.
 
-use proc_macro2::{Delimiter, Group, TokenStream};
-use quote::{format_ident, quote, ToTokens};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
 
-use super::text::{lit, tokens, w};
+use super::text::{lit, w, Code, Piece};
 use super::update::Gen;
 use crate::types::{self, TypeKind};
 
-/// The builder's methods: as text, and (for validated fields) as tokens in
-/// an impl of their own, so that the validator's path keeps its span.
-pub(super) struct Methods {
-    pub text: String,
-    pub spanned: TokenStream,
-}
-
-impl Methods {
-    /// One method: its signature, and its body with an optional spanned
-    /// statement between two runs of text.
-    fn push(&mut self, sig: &str, pre: &str, check: Option<TokenStream>, post: &str) {
-        match check {
-            None => w!(self.text, "{sig} {{ {pre} {post} }}"),
-            Some(check) => {
-                let mut body = tokens(pre);
-                body.extend(check);
-                body.extend(tokens(post));
-                self.spanned.extend(tokens(sig));
-                Group::new(Delimiter::Brace, body).to_tokens(&mut self.spanned);
-            }
-        }
-    }
+/// One setter: its signature, and its body with the validator's call (when
+/// the field has one, as tokens: its path keeps its span) between two runs
+/// of text.
+fn setter(m: &mut Code, sig: &str, pre: &str, check: Option<TokenStream>, post: &str) {
+    let mut body = vec![Piece::Text(pre.to_owned())];
+    body.extend(check.map(Piece::Tokens));
+    body.push(Piece::Text(post.to_owned()));
+    m.hybrid_fn(sig, body);
 }
 
 impl Gen<'_> {
-    /// The setters, with the DYNA227 traps of table-key fields written to
-    /// `src`.
-    pub(super) fn setters(&self, src: &mut String) -> Methods {
+    /// The builder's methods (as text, and as tokens those that keep a
+    /// span of the user's), with the DYNA227 traps of table-key fields
+    /// written to `src`.
+    pub(super) fn setters(&self, src: &mut String) -> Code {
         let e = self.e;
         let ident = &e.ident;
         let builder = &self.builder;
-        let mut m = Methods {
-            text: String::new(),
-            spanned: TokenStream::new(),
-        };
+        let mut m = Code::default();
         for (i, f) in e.fields.iter().enumerate() {
             if f.skip() || f.version() {
                 continue;
@@ -69,7 +53,7 @@ impl Gen<'_> {
                 // spans, so the error's "required by" note shows the field.
                 let set_fn = format_ident!("set_{}", id);
                 let tr = format_ident!("__{}Dyna227_{}", ident, id);
-                m.spanned.extend(quote! {
+                m.tokens.extend(quote! {
                     #[doc(hidden)]
                     pub fn #set_fn<__V: #tr>(self, _value: __V) -> Self {
                         self
@@ -131,7 +115,8 @@ impl Gen<'_> {
             ));
             let (ret, body) = to("__dk::Set");
             let get = format!("let __v: {ty} = __dk::IntoField::into_field(value);");
-            m.push(
+            setter(
+                &mut m,
                 &format!("#[doc = {set_doc}] pub fn set_{id}(mut self, value: impl __dk::IntoField<{ty}>) -> {ret}"),
                 &get,
                 check.clone(),
@@ -157,7 +142,8 @@ impl Gen<'_> {
             let sine_doc = lit(&format!(
                 "Sets `{name}` unless the item has it (`if_not_exists`)."
             ));
-            m.push(
+            setter(
+                &mut m,
                 &format!("#[doc = {sine_doc}] pub fn set_{id}_if_not_exists(mut self, value: impl __dk::IntoField<{ty}>) -> {ret}"),
                 &get,
                 check,
@@ -234,12 +220,6 @@ impl Gen<'_> {
             "/// Adds a condition (joined with AND to any other).\n\
              pub fn condition(mut self, cond: __dk::Condition) -> Self {{ self.__c.condition(cond); self }}"
         );
-        if !m.spanned.is_empty() {
-            let rest = self.rest();
-            let mut block = tokens(&format!("impl<M{rest}> {builder}<M{rest}>"));
-            Group::new(Delimiter::Brace, std::mem::take(&mut m.spanned)).to_tokens(&mut block);
-            m.spanned = block;
-        }
         m
     }
 }

@@ -19,7 +19,7 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::private_path;
-use super::text::{lit, tokens, w, Types};
+use super::text::{lit, tokens, w, Code, Types};
 use crate::model::{Entity, Field, KeyModel, UpdateModel};
 use crate::types::TypeKind;
 
@@ -221,9 +221,15 @@ impl<'a> Gen<'a> {
              impl ::core::marker::Copy for {attrs_ty} {{}}"
         );
         let mut impls = tokens(&src);
-        // Setters of validated fields call the user's validator, whose path
-        // keeps its span (an error names it, not the derive).
-        impls.extend(methods.spanned);
+        // The methods that keep a span of the user's (a validator's path,
+        // the DYNA227 traps' names), in an impl block of their own.
+        impls.extend(
+            Code {
+                text: String::new(),
+                tokens: methods.tokens,
+            }
+            .wrapped(&format!("impl<M{rest}> {builder}<M{rest}>")),
+        );
         UpdateCode { outer, impls }
     }
 
