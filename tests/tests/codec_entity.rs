@@ -248,3 +248,39 @@ async fn a_number_over_38_digits_is_refused_before_sending() {
     // Decimal::MAX has 29 digits: fine.
     db.put(&e).await.unwrap();
 }
+
+/// Names and templates with characters a string literal must escape: the
+/// derive writes much of its output as source text, so each one must come
+/// back exactly as written.
+#[derive(DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "Q\"T\\é@{}")]
+#[pk("Q\"T\\é@{}#<id>")]
+#[sk("it's é \\ \"x\"#<n:d4>")]
+struct Quoted {
+    id: String,
+    n: u32,
+    #[dynamo(rename = "a \"b\" \\ é")]
+    note: Option<String>,
+}
+
+#[test]
+fn quotes_and_backslashes_in_names_and_templates_round_trip() {
+    let q = Quoted {
+        id: "a".into(),
+        n: 7,
+        note: Some("v".into()),
+    };
+    let item = q.to_item().unwrap();
+    let s = |k: &str| item[k].as_s().unwrap().clone();
+    assert_eq!(s("_type"), "Q\"T\\é@{}");
+    assert_eq!(s("pk"), "Q\"T\\é@{}#a");
+    assert_eq!(s("sk"), "it's é \\ \"x\"#0007");
+    assert_eq!(s("a \"b\" \\ é"), "v");
+    assert_eq!(Quoted::from_item(&item).unwrap(), q);
+    assert_eq!(Quoted::parse_sk("it's é \\ \"x\"#0007").unwrap(), (7,));
+    assert_eq!(Quoted::META.discriminator, "Q\"T\\é@{}");
+    assert_eq!(Quoted::attrs().note.name(), "a \"b\" \\ é");
+    let parts = dynakey::TypedUpdate::into_parts(Quoted::update("a", 7u32).set_note("w")).unwrap();
+    assert_eq!(parts.key.pk(), "Q\"T\\é@{}#a");
+    assert_eq!(parts.key.sk(), Some("it's é \\ \"x\"#0007"));
+}
