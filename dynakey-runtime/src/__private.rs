@@ -158,7 +158,7 @@ fn set_slot(values: &mut [Option<AttributeValue>], i: usize, v: Option<Attribute
     }
 }
 
-fn keep_error<E>(first: &mut Option<E>, e: E) {
+fn keep_error(first: &mut Option<EncodeError>, e: EncodeError) {
     if first.is_none() {
         *first = Some(e);
     }

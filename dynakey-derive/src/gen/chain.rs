@@ -163,32 +163,27 @@ pub fn cond_chain(
         k.template,
         of_index(k)
     ));
-    let (open, close) = if n == 0 {
-        (String::new(), "")
-    } else {
-        (format!("{first}("), ")")
-    };
     let body = match steps.first() {
         None => vec![Piece::Text(format!(
             "__dk::SortKeyFull::__new({index}, {attr}, {tpl})"
         ))],
         Some(s) if s.is_text() => vec![Piece::Text(format!(
-            "{open}__dk::SortKeyTextNext::__new({index}, {attr}, {tpl}){close}"
+            "{first}(__dk::SortKeyTextNext::__new({index}, {attr}, {tpl}))"
         ))],
         Some(s) => {
             // The writer's tokens go inside the call's parentheses, which
             // text cannot leave open: the call is tokens too.
             let write = s.write_fn();
-            let index = super::text::tokens(&index);
+            let index = match &k.index {
+                Some(ix) => quote!(__dk::Some(#ix)),
+                None => quote!(__dk::None),
+            };
             let tpl = format_ident!("{}", tpl);
             let attr = &k.attr;
-            let call = quote!(__dk::SortKeyNext::__new(#index, #attr, #tpl, #write));
-            if n == 0 {
-                vec![Piece::Tokens(call)]
-            } else {
-                let first = format_ident!("{}", first);
-                vec![Piece::Tokens(quote!(#first(#call)))]
-            }
+            let first = format_ident!("{}", first);
+            vec![Piece::Tokens(
+                quote!(#first(__dk::SortKeyNext::__new(#index, #attr, #tpl, #write))),
+            )]
         }
     };
     inherent.hybrid_fn(
@@ -229,7 +224,11 @@ fn fixer(
             let write = n.write_fn();
             let next_ty = format_ident!("{}", next_ty);
             let inner = &n.f.inner;
-            let v = super::text::tokens(v);
+            let v = if s.is_text() {
+                quote!(v.as_ref())
+            } else {
+                quote!(v.borrow())
+            };
             Piece::Tokens(quote!(#next_ty(self.0.__then::<#inner>(#v, #write))))
         }
     };

@@ -103,22 +103,13 @@ pub fn decode_fields(fields: &[Field]) -> TokenStream {
 fn decode_field(f: &Field) -> TokenStream {
     let p = private();
     let ty = &f.ty;
+    let attr = &f.attr;
     let sp = ty.span();
     if f.skip() {
         return quote_spanned!(sp=> <#ty as #p::Default>::default());
     }
-    let call = decode_result(f);
-    quote!(#call?)
-}
-
-/// The `Result` of reading one stored field from `__item` below `__path`.
-fn decode_result(f: &Field) -> TokenStream {
-    let p = private();
-    let ty = &f.ty;
-    let attr = &f.attr;
-    let sp = ty.span();
     if f.serde() {
-        return quote!(#p::serde_from_item(__item, #attr, &__path));
+        return quote!(#p::serde_from_item(__item, #attr, &__path)?);
     }
     let call = if f.ttl() {
         quote_spanned!(sp=> <#ty as #p::Ttl>::ttl_from_item)
@@ -127,5 +118,5 @@ fn decode_result(f: &Field) -> TokenStream {
     } else {
         quote_spanned!(sp=> #p::decode_field::<#ty>)
     };
-    quote!(#call(__item, #attr, &__path))
+    quote!(#call(__item, #attr, &__path)?)
 }

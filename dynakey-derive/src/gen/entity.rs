@@ -103,8 +103,8 @@ fn meta(e: &Entity) -> String {
 
 /// Where one attribute value of `to_item` comes from.
 enum Source {
-    /// A writer call as text, its first `@` standing for the slot.
-    Text(String),
+    /// `__w.<method>(slot, <argument>)`, as text.
+    Call(&'static str, String),
     /// A sparse key: `Option<Result<String, _>>`, `None` while an input is
     /// absent.
     Sparse(TokenStream),
@@ -159,9 +159,7 @@ fn index_values(e: &Entity, ix: &IndexModel, out: &mut Vec<(String, Source)>) {
 
 /// A key every item has, written from the entity's own fields.
 fn key_source(e: &Entity, k: &KeyModel) -> Source {
-    let call = call_text(e, k, false);
-    let call = call.strip_suffix('?').unwrap_or(&call);
-    Source::Text(format!("__w.key(@, {call});"))
+    Source::Call("key", call_text(e, k, false))
 }
 
 pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
@@ -184,13 +182,17 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
         from_item_body(e),
     );
     let sk_key = match &e.sk {
-        Some(k) => format!("__dk::Some(({}, {}))", lit(&k.attr), call_text(e, k, false)),
+        Some(k) => format!(
+            "__dk::Some(({}, {}?))",
+            lit(&k.attr),
+            call_text(e, k, false)
+        ),
         None => "__dk::None".to_owned(),
     };
     w!(
         imp.text,
         "fn item_key(&self) -> __dk::Result<__dk::Key<Self>, __dk::KeyFormatError> {{ \
-         __dk::Ok(__dk::Key::__new({}, {}, {sk_key})) }}",
+         __dk::Ok(__dk::Key::__new({}, {}?, {sk_key})) }}",
         lit(&e.pk.attr),
         call_text(e, &e.pk, false)
     );
@@ -222,7 +224,7 @@ pub fn expand(e: &Entity, vis: &syn::Visibility) -> TokenStream {
 fn to_item_body(e: &Entity) -> Vec<Piece> {
     let mut sources: Vec<(String, Source)> = vec![(
         e.disc_attr.clone(),
-        Source::Text(format!("__w.text(@, {});", lit(&e.discriminator))),
+        Source::Call("text", lit(&e.discriminator)),
     )];
     sources.push((e.pk.attr.clone(), key_source(e, &e.pk)));
     if let Some(k) = &e.sk {
@@ -245,7 +247,7 @@ fn to_item_body(e: &Entity) -> Vec<Piece> {
         });
         let at = syn::Index::from(slot);
         calls.push(match source {
-            Source::Text(t) => Piece::Text(t.replacen('@', &slot.to_string(), 1)),
+            Source::Call(method, arg) => Piece::Text(format!("__w.{method}({slot}, {arg});")),
             Source::Sparse(v) => Piece::Tokens(quote!(__w.sparse_key(#at, #v);)),
             Source::Field(v, true) => Piece::Tokens(quote!(__w.encoded(#at, #v);)),
             Source::Field(v, false) => Piece::Tokens(quote!(__w.set(#at, #v);)),

@@ -19,6 +19,12 @@ pub fn of_index(k: &KeyModel) -> String {
         .unwrap_or_default()
 }
 
+/// Whether field `f` is written and read as plain text (`str`): no trait
+/// call on its type, so nothing needs its span.
+pub fn plain_str(f: &Field, format: Format) -> bool {
+    f.kind == TypeKind::String && matches!(format, Format::Text | Format::Path)
+}
+
 /// Writes field `f` (a `&str` / `&T` named by `v`) with the writer `__w`.
 /// Trait calls carry the field type's span, so a type that lacks the
 /// format's trait gets one error pointing at the field.
@@ -26,7 +32,7 @@ pub fn write_part(f: &Field, format: Format, v: &TokenStream) -> TokenStream {
     let inner = &f.inner;
     let sp = f.inner.span();
     match format {
-        Format::Text | Format::Path if f.kind == TypeKind::String => quote!(__w.str(#v)),
+        _ if plain_str(f, format) => quote!(__w.str(#v)),
         Format::Text | Format::Path => quote_spanned!(sp=> __w.text::<#inner>(#v)),
         Format::Padded(_) => quote_spanned!(sp=> __w.padded::<#inner>(#v)),
         Format::Signed(_) => quote_spanned!(sp=> __w.signed::<#inner>(#v)),
@@ -42,7 +48,7 @@ pub fn write_fn_path(f: &Field, format: Format) -> TokenStream {
     let inner = &f.inner;
     let sp = f.inner.span();
     match format {
-        Format::Text | Format::Path if f.kind == TypeKind::String => quote!(__dk::KeyWriter::str),
+        _ if plain_str(f, format) => quote!(__dk::KeyWriter::str),
         Format::Text | Format::Path => quote_spanned!(sp=> __dk::KeyWriter::text::<#inner>),
         Format::Padded(_) => quote_spanned!(sp=> __dk::KeyWriter::padded::<#inner>),
         Format::Signed(_) => quote_spanned!(sp=> __dk::KeyWriter::signed::<#inner>),
@@ -56,7 +62,7 @@ fn read_part(f: &Field, format: Format) -> TokenStream {
     let inner = &f.inner;
     let sp = f.inner.span();
     match format {
-        Format::Text | Format::Path if f.kind == TypeKind::String => quote!(__r.str()),
+        _ if plain_str(f, format) => quote!(__r.str()),
         Format::Text | Format::Path => quote_spanned!(sp=> __r.text::<#inner>()),
         Format::Padded(_) => quote_spanned!(sp=> __r.padded::<#inner>()),
         Format::Signed(_) => quote_spanned!(sp=> __r.signed::<#inner>()),
@@ -119,7 +125,7 @@ fn tpl_def(e: &Entity, k: &KeyModel, out: &mut String) {
 }
 
 /// `#[allow(clippy::too_many_arguments)]` as text, where needed.
-fn allow_text(n: usize) -> &'static str {
+pub fn allow_text(n: usize) -> &'static str {
     if n > 7 {
         "#[allow(clippy::too_many_arguments)]"
     } else {
@@ -151,7 +157,7 @@ fn text_fn(e: &Entity, k: &KeyModel, t: &Types, out: &mut Code) {
         if let Part::Field { field, format } = part {
             let f = &e.fields[*field];
             let id = &f.ident;
-            if f.kind == TypeKind::String && matches!(format, Format::Text | Format::Path) {
+            if plain_str(f, *format) {
                 body.push(Piece::Text(format!("__w.str({id})?;")));
             } else {
                 let w = write_part(f, *format, &quote!(#id));
@@ -186,7 +192,7 @@ pub fn call_key_fn(e: &Entity, k: &KeyModel, bound: bool) -> TokenStream {
     quote!(#name(#(#args),*))
 }
 
-/// [`call_key_fn`] as text, with `?`: `__key_<name>(a, b)?` over the bound names
+/// [`call_key_fn`] as text: `__key_<name>(a, b)` over the bound names
 /// (`bound`) or `&self.a` (otherwise).
 pub fn call_text(e: &Entity, k: &KeyModel, bound: bool) -> String {
     let args: Vec<String> = key_fields(k)
@@ -200,7 +206,7 @@ pub fn call_text(e: &Entity, k: &KeyModel, bound: bool) -> String {
             }
         })
         .collect();
-    format!("__key_{}({})?", k.fn_name, args.join(", "))
+    format!("__key_{}({})", k.fn_name, args.join(", "))
 }
 
 fn parse_fn(e: &Entity, k: &KeyModel, t: &Types, out: &mut Code) {
@@ -214,7 +220,7 @@ fn parse_fn(e: &Entity, k: &KeyModel, t: &Types, out: &mut Code) {
         if let Part::Field { field, format } = part {
             let f = &e.fields[*field];
             let id = format_ident!("__f_{}", f.ident);
-            if f.kind == TypeKind::String && matches!(format, Format::Text | Format::Path) {
+            if plain_str(f, *format) {
                 body.push(Piece::Text(format!("let {id} = __r.str()?;")));
             } else {
                 let read = read_part(f, *format);
@@ -248,9 +254,7 @@ pub fn arg_text(e: &Entity, t: &Types, i: usize) -> String {
 }
 
 /// The public parameters of the fields of some keys, each field once in
-/// template order (`impl AsRef<str>` / `impl Borrow<T>`), and the lines
-/// rebinding them as plain references for the internal key functions;
-/// with how many parameters there are.
+/// template order: see [`params_of`].
 pub fn public_params<'a>(
     e: &Entity,
     t: &Types,
@@ -264,12 +268,20 @@ pub fn public_params<'a>(
             }
         }
     }
+    let (params, rebinds) = params_of(e, t, &fields);
+    (params, rebinds, fields.len())
+}
+
+/// The public parameters of some fields (`impl AsRef<str>` /
+/// `impl Borrow<T>`), and the lines rebinding them as plain references
+/// for the internal key functions.
+pub fn params_of(e: &Entity, t: &Types, fields: &[usize]) -> (String, String) {
     let params: Vec<String> = fields
         .iter()
         .map(|&i| format!("{}: {}", e.fields[i].ident, arg_text(e, t, i)))
         .collect();
     let mut rebinds = String::new();
-    for &i in &fields {
+    for &i in fields {
         let f = &e.fields[i];
         if f.kind == TypeKind::String {
             w!(rebinds, "let {0}: &str = {0}.as_ref();", f.ident);
@@ -282,7 +294,7 @@ pub fn public_params<'a>(
             );
         }
     }
-    (params.join(", "), rebinds, fields.len())
+    (params.join(", "), rebinds)
 }
 
 /// `__dk::Some("x")` or `__dk::None`, as text.
@@ -305,7 +317,7 @@ fn pk_fn(e: &Entity, k: &KeyModel, t: &Types, out: &mut String) {
     w!(
         out,
         "#[doc = {doc}] {} pub fn {}({params}) -> __dk::Result<__dk::PartitionKey<{}, __dk::{}>, __dk::KeyFormatError> {{ \
-         {rebinds} __dk::Ok(__dk::PartitionKey::__new({}, {}, {})) }}",
+         {rebinds} __dk::Ok(__dk::PartitionKey::__new({}, {}, {}?)) }}",
         allow_text(n),
         k.fn_name,
         e.ident,
@@ -354,7 +366,7 @@ pub fn keys(e: &Entity, vis: &syn::Visibility, t: &Types) -> KeyCode {
     let (params, rebinds, n) = public_params(e, t, std::iter::once(&e.pk).chain(e.sk.iter()));
     let sk = match &e.sk {
         Some(sk) => format!(
-            "__dk::Some(({}, {}))",
+            "__dk::Some(({}, {}?))",
             lit(&sk.attr),
             call_text(e, sk, true)
         ),
@@ -372,7 +384,7 @@ pub fn keys(e: &Entity, vis: &syn::Visibility, t: &Types) -> KeyCode {
     w!(
         inherent.text,
         "#[doc = {doc}] {} pub fn key({params}) -> __dk::Result<__dk::Key<{ident}>, __dk::KeyFormatError> {{ \
-         {rebinds} __dk::Ok(__dk::Key::__new({}, {}, {sk})) }}",
+         {rebinds} __dk::Ok(__dk::Key::__new({}, {}?, {sk})) }}",
         allow_text(n),
         lit(&e.pk.attr),
         call_text(e, &e.pk, true)
@@ -382,7 +394,7 @@ pub fn keys(e: &Entity, vis: &syn::Visibility, t: &Types) -> KeyCode {
     for ix in &e.indexes {
         let (params, rebinds, n) = public_params(e, t, std::iter::once(&ix.pk).chain(ix.sk.iter()));
         let sk = match &ix.sk {
-            Some(sk) => format!("__dk::Some({})", call_text(e, sk, true)),
+            Some(sk) => format!("__dk::Some({}?)", call_text(e, sk, true)),
             None => "__dk::None".to_owned(),
         };
         let doc = lit(&format!(
@@ -392,7 +404,7 @@ pub fn keys(e: &Entity, vis: &syn::Visibility, t: &Types) -> KeyCode {
         w!(
             inherent.text,
             "#[doc = {doc}] {} pub fn {}_key({params}) -> __dk::Result<(__dk::String, __dk::Option<__dk::String>), __dk::KeyFormatError> {{ \
-             {rebinds} __dk::Ok(({}, {sk})) }}",
+             {rebinds} __dk::Ok(({}?, {sk})) }}",
             allow_text(n),
             ix.snake,
             call_text(e, &ix.pk, true)

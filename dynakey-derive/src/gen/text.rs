@@ -10,11 +10,9 @@
 //! tokens do; anything whose span points an error at the user's code (a
 //! field type in a trait call, a validator path) stays a token stream.
 //!
-//! User types are interpolated through [`TypeText`]: their source text, or
+//! User types are interpolated through [`Types`]: their source text, or
 //! an alias when the text would not lex back (`$crate` from a
 //! `macro_rules!` expansion).
-
-use std::collections::HashMap;
 
 use proc_macro2::{Delimiter, Group, TokenStream};
 use quote::{format_ident, quote, ToTokens};
@@ -52,44 +50,6 @@ pub fn lit(s: &str) -> String {
     format!("{s:?}")
 }
 
-/// The text of the user's types, each written once per expansion.
-#[derive(Default)]
-pub struct TypeText {
-    texts: HashMap<String, String>,
-    aliases: Vec<(String, TokenStream)>,
-}
-
-impl TypeText {
-    /// The text that names `ty` in generated source.
-    pub fn of(&mut self, ty: &impl ToTokens) -> String {
-        let tokens = ty.to_token_stream();
-        let text = tokens.to_string();
-        if !text.contains('$') {
-            return text;
-        }
-        // `$crate` (a type written by a `macro_rules!` expansion) does not
-        // lex back from text: name the type through an alias written as
-        // tokens, which keep their hygiene.
-        if let Some(alias) = self.texts.get(&text) {
-            return alias.clone();
-        }
-        let alias = format!("__DkTy{}", self.aliases.len());
-        self.texts.insert(text, alias.clone());
-        self.aliases.push((alias.clone(), tokens));
-        alias
-    }
-
-    /// The aliases [`TypeText::of`] handed out, as items for the
-    /// expansion's `const _` block.
-    pub fn aliases(&self) -> TokenStream {
-        let items = self.aliases.iter().map(|(name, ty)| {
-            let name = format_ident!("{}", name);
-            quote!(type #name = #ty;)
-        });
-        quote!(#(#items)*)
-    }
-}
-
 /// The text of every field's type (`ty`) and of its type without
 /// `Option` (`inner`), computed once per entity.
 pub struct Types {
@@ -101,14 +61,40 @@ pub struct Types {
 
 impl Types {
     pub fn of(e: &Entity) -> Self {
-        let mut t = TypeText::default();
-        let ty = e.fields.iter().map(|f| t.of(&f.ty)).collect();
-        let inner = e.fields.iter().map(|f| t.of(&f.inner)).collect();
-        Types {
-            ty,
-            inner,
-            aliases: t.aliases(),
+        let mut t = Types {
+            ty: Vec::new(),
+            inner: Vec::new(),
+            aliases: TokenStream::new(),
+        };
+        // (text, alias) of the types named through an alias.
+        let mut named: Vec<(String, String)> = Vec::new();
+        for f in &e.fields {
+            let ty = t.text(&f.ty, &mut named);
+            let inner = t.text(&f.inner, &mut named);
+            t.ty.push(ty);
+            t.inner.push(inner);
         }
+        t
+    }
+
+    /// The text that names `ty` in generated source.
+    fn text(&mut self, ty: &syn::Type, named: &mut Vec<(String, String)>) -> String {
+        let tokens = ty.to_token_stream();
+        let text = tokens.to_string();
+        if !text.contains('$') {
+            return text;
+        }
+        // `$crate` (a type written by a `macro_rules!` expansion) does not
+        // lex back from text: name the type through an alias written as
+        // tokens, which keep their hygiene.
+        if let Some((_, alias)) = named.iter().find(|(t, _)| *t == text) {
+            return alias.clone();
+        }
+        let alias = format!("__DkTy{}", named.len());
+        let ident = format_ident!("{}", alias);
+        self.aliases.extend(quote!(type #ident = #tokens;));
+        named.push((text, alias.clone()));
+        alias
     }
 }
 

@@ -18,9 +18,10 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Ident;
 
+use super::keys::{allow_text, call_text, params_of};
 use super::private_path;
 use super::text::{lit, tokens, w, Code, Types};
-use crate::model::{Entity, Field, KeyModel, UpdateModel};
+use crate::model::{Entity, UpdateModel};
 use crate::types::TypeKind;
 
 /// What the update derive emits: items for the user's module (structs)
@@ -90,35 +91,6 @@ impl<'a> Gen<'a> {
         }
         out.push('>');
         out
-    }
-
-    /// A public parameter's type: `impl AsRef<str>` or `impl Borrow<T>`.
-    pub fn arg_ty(&self, i: usize) -> String {
-        if self.e.fields[i].kind == TypeKind::String {
-            "impl __dk::AsRef<str>".to_owned()
-        } else {
-            format!("impl __dk::Borrow<{}>", self.t.inner[i])
-        }
-    }
-
-    /// Rebinds a public parameter as a plain reference (`&str` or `&T`).
-    fn arg_rebind(&self, i: usize) -> String {
-        let f: &Field = &self.e.fields[i];
-        if f.kind == TypeKind::String {
-            format!("let {0}: &str = {0}.as_ref();", f.ident)
-        } else {
-            format!("let {0}: &{1} = {0}.borrow();", f.ident, self.t.inner[i])
-        }
-    }
-
-    /// `__key_<name>(a, b)` over the bound names of key `k`'s fields.
-    fn call_key_fn(&self, k: &KeyModel) -> String {
-        let args: Vec<String> = k
-            .distinct_fields()
-            .into_iter()
-            .map(|i| self.e.fields[i].ident.to_string())
-            .collect();
-        format!("__key_{}({})", k.fn_name, args.join(", "))
     }
 
     fn expand(&self) -> UpdateCode {
@@ -239,12 +211,7 @@ impl<'a> Gen<'a> {
         let ident = &e.ident;
         let builder = &self.builder;
         let tk = &self.u.table_key;
-        let key_params: Vec<String> = tk
-            .iter()
-            .map(|&i| format!("{}: {}", e.fields[i].ident, self.arg_ty(i)))
-            .collect();
-        let key_params = key_params.join(", ");
-        let rebinds: String = tk.iter().map(|&i| self.arg_rebind(i)).collect();
+        let (key_params, rebinds) = params_of(e, self.t, tk);
         let key_args: Vec<String> = tk.iter().map(|&i| e.fields[i].ident.to_string()).collect();
         let key_args = key_args.join(", ");
         let mut vals = String::from("(");
@@ -261,11 +228,7 @@ impl<'a> Gen<'a> {
         }
         vals.push(')');
         let pk_attr = lit(&e.pk.attr);
-        let allow = if tk.len() > 7 {
-            "#[allow(clippy::too_many_arguments)]"
-        } else {
-            ""
-        };
+        let allow = allow_text(tk.len());
         let update_doc = lit(&format!("Starts an update of the existing `{ident}` at this key (it fails with `Error::ConditionFailed` when there is none); table-key fields cannot change (use `db.move_item`)."));
         let upsert_doc = lit(&format!("Starts an upsert of the `{ident}` at this key: it creates the item when it is missing (with the discriminator and the key fields), so it must set every field a new item needs (DYNA228); counters (`increment_*`) start from zero."));
         w!(
@@ -300,7 +263,7 @@ impl<'a> Gen<'a> {
                 src,
                 "__c.index_key({}, __dk::Some({}));",
                 lit(&key.attr),
-                self.call_key_fn(key)
+                call_text(e, key, true)
             );
         }
         w!(src, "{builder} {{ __c, __s: __dk::PhantomData }} }}");
@@ -351,7 +314,7 @@ impl<'a> Gen<'a> {
                 "if {} {{ let __k = match ({vals}) {{ ({pats}) => __dk::Some({}), _ => __dk::None, }}; \
                  __c.index_key({}, __k); }}",
                 touched.join(" || "),
-                self.call_key_fn(key),
+                call_text(e, key, true),
                 lit(&key.attr)
             );
         }
