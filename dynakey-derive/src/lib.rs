@@ -1,10 +1,12 @@
 //! Derive macros of dynakey. Use them through the `dynakey` crate.
 //!
-//! The structure follows serde_derive: attributes are parsed (`attr`),
-//! checked into a valid model with every error collected (`check`,
-//! `ctxt`, `model`), and only then generated (`gen`). Codegen never reports
-//! user errors; when a derive fails, a fallback impl keeps call sites quiet
-//! so one mistake is one error.
+//! The structure follows serde_derive: attributes are parsed (`attr`) and
+//! built into a model that every check reads (`check`, `ctxt`, `model`),
+//! and only then generated, in tokens (`gen`). Codegen never reports user
+//! errors; when an entity has mistakes, it is generated as stubs (the whole
+//! API, bodies that never run) so that one mistake is its own errors only.
+//! The checks across a table's entities run when the table's derive has
+//! collected every entity's metadata (`tablecheck`).
 
 mod attr;
 mod check;
@@ -12,30 +14,58 @@ mod ctxt;
 mod gen;
 mod model;
 mod render;
+mod snapshot;
+mod tablecheck;
 mod template;
 mod types;
+mod unraw;
 
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
 
-/// Runs one derive: check, then generate, or report the errors with the
-/// fallback impl.
+/// Runs one derive: build and check the model, then generate it (stubs
+/// when it has mistakes, beside the errors), or the fallback when there is
+/// no model at all.
 fn derive<M>(
     input: &DeriveInput,
     check: fn(&ctxt::Ctxt, &DeriveInput) -> Option<M>,
-    generate: fn(&M, &DeriveInput) -> proc_macro2::TokenStream,
+    generate: fn(&M) -> proc_macro2::TokenStream,
     fallback: fn(&DeriveInput) -> proc_macro2::TokenStream,
 ) -> TokenStream {
     let _scope = gen::CrateScope::enter(attr::crate_path(&input.attrs));
     let cx = ctxt::Ctxt::new();
-    match check(&cx, input) {
-        Some(model) if !cx.has_errors() => generate(&model, input).into(),
-        _ => {
-            let mut out = cx.into_compile_errors();
-            out.extend(gen::scoped(fallback(input)));
-            out.into()
+    let model = check(&cx, input);
+    let errors = cx.check().err().unwrap_or_default();
+    let mut out = errors;
+    out.extend(match &model {
+        Some(m) => generate(m),
+        None => fallback(input),
+    });
+    out.into()
+}
+
+/// Generates only a model without mistakes; for the derives that have no
+/// stubs, a model with mistakes is the fallback.
+fn strict<M>(
+    input: &DeriveInput,
+    check: fn(&ctxt::Ctxt, &DeriveInput) -> Option<M>,
+    generate: fn(&M) -> proc_macro2::TokenStream,
+    fallback: fn(&DeriveInput) -> proc_macro2::TokenStream,
+) -> TokenStream {
+    let _scope = gen::CrateScope::enter(attr::crate_path(&input.attrs));
+    let cx = ctxt::Ctxt::new();
+    let model = check(&cx, input);
+    match cx.check() {
+        Ok(()) => match &model {
+            Some(m) => generate(m),
+            None => fallback(input),
+        },
+        Err(mut errors) => {
+            errors.extend(fallback(input));
+            errors
         }
     }
+    .into()
 }
 
 /// Derives `dynakey::Entity`, typed keys, sort-key conditions, key
@@ -47,7 +77,7 @@ pub fn derive_entity(input: TokenStream) -> TokenStream {
     derive(
         &input,
         check::entity,
-        |m, i| gen::entity::expand(m, &i.vis),
+        gen::entity::expand,
         gen::entity::fallback,
     )
 }
@@ -57,10 +87,10 @@ pub fn derive_entity(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(DynamoValue, attributes(dynamo))]
 pub fn derive_value(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    derive(
+    strict(
         &input,
         check::value,
-        |m, _| gen::scoped(gen::value::expand(m)),
+        gen::value::expand,
         gen::value::fallback,
     )
 }
@@ -68,13 +98,14 @@ pub fn derive_value(input: TokenStream) -> TokenStream {
 /// Derives `dynakey::EntityUnion` for an enum whose variants each hold one
 /// entity type, so one query decodes every item of a shared partition into
 /// its own type: `enum UserPartition { Member(Member), Membership(Membership) }`.
+/// The variants are checked against each other (DYNA301, DYNA302).
 #[proc_macro_derive(DynamoUnion, attributes(dynamo))]
 pub fn derive_union(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    derive(
+    strict(
         &input,
         check::union,
-        |m, _| gen::scoped(gen::union::expand(m)),
+        gen::union::expand,
         gen::union::fallback,
     )
 }
@@ -86,28 +117,34 @@ pub fn derive_union(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(DynamoProjection, attributes(dynamo))]
 pub fn derive_projection(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    derive(
-        &input,
-        check::projection,
-        |m, _| gen::scoped(gen::projection::expand(m)),
-        |_| proc_macro2::TokenStream::new(),
-    )
+    strict(&input, check::projection, gen::projection::expand, |_| {
+        proc_macro2::TokenStream::new()
+    })
 }
 
 /// Derives the entity list of one table: `#[derive(DynamoTable)]
-/// #[dynamo(entities(Member, Membership, Team))] struct Shop;`. The compiler
-/// checks the entities against each other (unique discriminators, one
+/// #[dynamo(entities(Member, Membership, Team))] struct Shop;`. The
+/// entities are checked against each other (unique discriminators, one
 /// discriminator attribute, one table key, agreeing indexes, no sort-key
 /// prefix swallowing another's unless allowed with `overlap(A, B)`:
-/// DYNA301–DYNA305), and `Shop::ENTITIES` is what `db.create_table(..)`
-/// takes.
+/// DYNA301–DYNA305) and against the table's schema snapshot
+/// (DYNA500–DYNA506), and `Shop::ENTITIES` is what `db.create_table(..)`
+/// takes. The entities are those of this crate.
 #[proc_macro_derive(DynamoTable, attributes(dynamo))]
 pub fn derive_table(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    derive(
+    strict(
         &input,
         check::table,
-        |m, _| gen::scoped(gen::table::expand(m)),
+        gen::table::expand,
         gen::table::fallback,
     )
+}
+
+/// One step of the checks of a table's or a union's entities (generated
+/// code calls it; see `DynamoTable`).
+#[doc(hidden)]
+#[proc_macro]
+pub fn __table_step(input: TokenStream) -> TokenStream {
+    tablecheck::step(input.into()).into()
 }

@@ -1,11 +1,17 @@
-//! The checked models codegen works from. Everything here is valid: codegen
-//! never reports user errors.
+//! The model of one derive input: what `check` builds from the parsed
+//! attributes and what `gen` generates from. It is built even when the
+//! input has mistakes (every mistake is reported while building or
+//! checking it); then `stub` is set and the generators emit the whole API
+//! with bodies that never run, so the mistake is the only error.
+
+use std::ops::Range;
 
 use proc_macro2::Span;
-use syn::{Ident, Path, Type};
+use syn::{Path, Type};
 
 use crate::template::Format;
 use crate::types::TypeKind;
+use crate::unraw::Name;
 
 /// What a field is stored as: one role, the options being exclusive.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -30,7 +36,7 @@ pub enum DefaultValue {
     /// The type's `Default`.
     Trait,
     /// A function returning the value.
-    Path(syn::Path),
+    Path(Path),
 }
 
 /// A timestamp the runtime writes (`created_at`, `updated_at`).
@@ -41,13 +47,7 @@ pub enum Stamp {
 }
 
 pub struct Field {
-    pub ident: Ident,
-    /// `#[dynamo(validate = path)]`.
-    pub validate: Option<syn::Path>,
-    /// `#[dynamo(created_at)]` / `#[dynamo(updated_at)]`.
-    pub stamp: Option<Stamp>,
-    /// `#[dynamo(unique)]`.
-    pub unique: bool,
+    pub name: Name,
     pub ty: Type,
     /// The type inside `Option`, or the type itself.
     pub inner: Type,
@@ -58,7 +58,15 @@ pub struct Field {
     pub default: Option<DefaultValue>,
     /// The attribute name.
     pub attr: String,
+    /// `#[dynamo(validate = path)]`.
+    pub validate: Option<Path>,
+    /// `#[dynamo(created_at)]` / `#[dynamo(updated_at)]`.
+    pub stamp: Option<Stamp>,
+    /// `#[dynamo(unique)]`.
+    pub unique: bool,
     pub span: Span,
+    /// A placeholder naming no field (a failed derive's stubs only).
+    pub synthetic: bool,
 }
 
 impl Field {
@@ -81,34 +89,35 @@ impl Field {
     pub fn may_be_absent(&self) -> bool {
         self.optional || self.omit_empty()
     }
+    /// A real, stored field of the struct.
+    pub fn stored(&self) -> bool {
+        !self.synthetic && !self.skip()
+    }
     /// The type as text without spaces, as the schema snapshot records it.
     pub fn ty_text(&self) -> String {
         let ty = &self.ty;
         quote::quote!(#ty).to_string().replace(' ', "")
     }
-
-    /// The name without a raw identifier's `r#`.
-    pub fn name(&self) -> String {
-        let n = self.ident.to_string();
-        n.strip_prefix("r#").unwrap_or(&n).to_owned()
-    }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// A template as written: its text, its literal's span, and how to redraw it.
+#[derive(Clone)]
+pub struct TemplateLit {
+    pub text: String,
+    pub span: Span,
+    /// How the template appears in the attribute: `pk`, `GSI1 sk`, …
+    pub label: String,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum KeyKind {
     Table,
     Global,
     Local,
 }
 
-#[derive(Clone)]
-pub enum Part {
-    Lit(String),
-    Field { field: usize, format: Format },
-}
-
 /// Which key of the item a template fills.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum KeyRole {
     /// A partition key (the table's or an index's): typed by `pk(..)`.
     Partition,
@@ -117,9 +126,27 @@ pub enum KeyRole {
 }
 
 #[derive(Clone)]
+pub enum Part {
+    Lit {
+        text: String,
+        /// Where it is in the template text.
+        range: Range<usize>,
+    },
+    Field {
+        field: usize,
+        format: Format,
+        /// The whole `<..>` in the template text.
+        range: Range<usize>,
+        /// The format after `:`, when written.
+        format_range: Option<Range<usize>>,
+    },
+}
+
+#[derive(Clone)]
 pub struct KeyModel {
+    /// The attribute it fills.
     pub attr: String,
-    pub template: String,
+    pub tpl: TemplateLit,
     pub parts: Vec<Part>,
     /// `pk`, `sk`, `gsi1_pk`, …: the name of the generated functions.
     pub fn_name: String,
@@ -132,27 +159,30 @@ pub struct KeyModel {
 }
 
 impl KeyModel {
-    /// The runtime's marker type of this key's kind.
-    pub fn kind_name(&self) -> &'static str {
-        match (self.kind, self.partial) {
-            (KeyKind::Table, _) => "Table",
-            (KeyKind::Global, false) => "Global",
-            (KeyKind::Global, true) => "GlobalPartial",
-            (KeyKind::Local, false) => "Local",
-            (KeyKind::Local, true) => "LocalPartial",
-        }
-    }
-
+    /// The fields of the template, in order (a field may repeat).
     pub fn fields(&self) -> impl Iterator<Item = usize> + '_ {
         self.parts.iter().filter_map(|p| match p {
             Part::Field { field, .. } => Some(*field),
-            Part::Lit(_) => None,
+            Part::Lit { .. } => None,
         })
     }
 
     /// Distinct fields, in template order.
     pub fn distinct_fields(&self) -> Vec<usize> {
         dedup(self.fields())
+    }
+
+    /// `(field, format)` of each placeholder, in order.
+    pub fn placeholders(&self) -> impl Iterator<Item = (usize, Format)> + '_ {
+        self.parts.iter().filter_map(|p| match p {
+            Part::Field { field, format, .. } => Some((*field, *format)),
+            Part::Lit { .. } => None,
+        })
+    }
+
+    /// The number of parts (literals and placeholders).
+    pub fn len(&self) -> usize {
+        self.parts.len()
     }
 }
 
@@ -167,10 +197,12 @@ pub enum Projection {
 
 pub struct IndexModel {
     pub name: String,
+    pub name_span: Span,
     pub kind: KeyKind,
     pub pk: KeyModel,
     pub sk: Option<KeyModel>,
     pub sparse: bool,
+    /// The snake-case part of generated names (`gsi1`).
     pub snake: String,
     pub projection: Projection,
 }
@@ -186,6 +218,11 @@ impl IndexModel {
         keys.extend(self.sk.iter());
         keys
     }
+
+    /// Every key of the index, the partition key first.
+    pub fn keys(&self) -> impl Iterator<Item = &KeyModel> {
+        std::iter::once(&self.pk).chain(self.sk.iter())
+    }
 }
 
 /// One index key attribute a typed update maintains.
@@ -199,6 +236,15 @@ pub struct MaintainedKey {
     pub open: Vec<usize>,
 }
 
+/// Index keys whose inputs are shared, set together by one setter so that
+/// a conditional update stays complete (see `UpdateModel::groups`).
+pub struct KeyGroup {
+    /// The keys, in `UpdateModel::keys`.
+    pub keys: Vec<usize>,
+    /// Their open inputs, in template order of the first key.
+    pub fields: Vec<usize>,
+}
+
 /// The facts behind typed updates, DYNA226 and DYNA228.
 pub struct UpdateModel {
     /// The table key's fields (they come with the update's key).
@@ -208,25 +254,47 @@ pub struct UpdateModel {
     pub kept: Vec<usize>,
     /// Fields whose value an index key needs: stored when set.
     pub slots: Vec<usize>,
-    /// Fields with a typestate parameter: the open inputs of keys with two
-    /// or more of them (DYNA226), and the required fields (DYNA228).
+    /// Fields with a typestate parameter, in field order: the open inputs
+    /// of keys with two or more of them (DYNA226), and the required fields
+    /// (DYNA228).
     pub tracked: Vec<usize>,
     /// Fields a new item needs (decoding fails without them).
     pub required: Vec<usize>,
+    /// The keys with two or more open inputs, grouped by shared inputs:
+    /// each group gets one setter of all its inputs that keeps the
+    /// builder's type in a patch.
+    pub groups: Vec<KeyGroup>,
+}
+
+impl UpdateModel {
+    /// An update without typestate (a failed derive's stubs).
+    pub fn empty() -> Self {
+        UpdateModel {
+            table_key: Vec::new(),
+            keys: Vec::new(),
+            kept: Vec::new(),
+            slots: Vec::new(),
+            tracked: Vec::new(),
+            required: Vec::new(),
+            groups: Vec::new(),
+        }
+    }
 }
 
 pub struct Entity {
-    pub ident: Ident,
+    pub ident: syn::Ident,
+    pub vis: syn::Visibility,
     pub discriminator: String,
     pub disc_attr: String,
     pub pk: KeyModel,
     pub sk: Option<KeyModel>,
     pub indexes: Vec<IndexModel>,
     pub fields: Vec<Field>,
-    pub ttl_attr: Option<String>,
     pub update: UpdateModel,
     /// The entity's `#[dynamo(validate = path)]`.
-    pub validate: Option<syn::Path>,
+    pub validate: Option<Path>,
+    /// The input has mistakes: generate the API with bodies that never run.
+    pub stub: bool,
 }
 
 impl Entity {
@@ -238,43 +306,70 @@ impl Entity {
             &ix.pk
         }
     }
+
+    /// Every key: the table's, then each index's (a local index's
+    /// partition key is the table's under the index's name).
+    pub fn all_keys(&self) -> Vec<&KeyModel> {
+        let mut all: Vec<&KeyModel> = vec![&self.pk];
+        all.extend(self.sk.iter());
+        for ix in &self.indexes {
+            all.extend(ix.keys());
+        }
+        all
+    }
+
+    /// Every template as written, once: what the checks read.
+    pub fn templates(&self) -> Vec<&KeyModel> {
+        let mut all: Vec<&KeyModel> = vec![&self.pk];
+        all.extend(self.sk.iter());
+        for ix in &self.indexes {
+            all.extend(ix.written_keys());
+        }
+        all
+    }
+
+    /// The struct's real fields (not a stub's synthetic ones).
+    pub fn struct_fields(&self) -> impl Iterator<Item = (usize, &Field)> {
+        self.fields.iter().enumerate().filter(|(_, f)| !f.synthetic)
+    }
 }
 
 /// A `DynamoValue`.
 pub enum Value {
     /// A unit enum stored by name.
     Enum {
-        ident: Ident,
+        ident: syn::Ident,
         /// (variant, stored name)
-        variants: Vec<(Ident, String)>,
+        variants: Vec<(syn::Ident, String)>,
     },
     /// A struct stored as a map.
-    Struct { ident: Ident, fields: Vec<Field> },
+    Struct {
+        ident: syn::Ident,
+        fields: Vec<Field>,
+    },
 }
 
 /// A `DynamoUnion`.
 pub struct Union {
-    pub ident: Ident,
+    pub ident: syn::Ident,
     /// (variant, entity type)
-    pub variants: Vec<(Ident, Type)>,
+    pub variants: Vec<(syn::Ident, Type)>,
 }
 
 /// A `DynamoProjection`: (field, type to check against the entity's
 /// handle, declared type) per field.
 pub struct ProjectionModel {
-    pub ident: Ident,
+    pub ident: syn::Ident,
     pub of: Path,
-    pub fields: Vec<(Ident, Type, Type)>,
+    pub fields: Vec<(syn::Ident, Type, Type)>,
 }
 
 /// A `DynamoTable`.
 pub struct Table {
-    pub ident: Ident,
+    pub ident: syn::Ident,
     pub entities: Vec<Path>,
     /// Pairs allowed to overlap (DYNA305 opted out).
     pub overlaps: Vec<(Path, Path)>,
-    /// The snapshot file (absolute) and what it recorded, when it exists.
-    pub snapshot: Option<(String, Vec<crate::attr::snapshot::SnapEntity>)>,
     /// Where the snapshot is (absolute), to write or compare it.
     pub schema_path: String,
     /// The migrations that cover drift.

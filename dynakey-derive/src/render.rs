@@ -59,14 +59,10 @@ pub fn placeholder(template: &str, name: &str) -> Option<Range<usize>> {
 }
 
 /// A help line for an unknown field name: "did you mean `x`?", or the
-/// list of field names.
-pub fn field_help(name: &str, fields: &[crate::model::Field]) -> String {
-    let names: Vec<String> = fields
-        .iter()
-        .filter(|f| !f.skip())
-        .map(|f| f.ident.to_string())
-        .collect();
-    match did_you_mean(name, names.iter().map(String::as_str)) {
+/// list of the names it could be.
+pub fn field_help<'a>(name: &str, names: impl IntoIterator<Item = &'a str>) -> String {
+    let names: Vec<&str> = names.into_iter().collect();
+    match did_you_mean(name, names.iter().copied()) {
         Some(s) => format!("did you mean `{s}`?"),
         None => format!(
             "the fields are {}",

@@ -14,17 +14,20 @@ pub use std::string::String;
 
 pub use aws_sdk_dynamodb::types::AttributeValue;
 
-pub use crate::codec::{decode_field, Attr, AttrPath, DecodeError, Item, SetMember};
+pub use crate::codec::{
+    check_discriminator, decode_field, serde_from_item, Attr, AttrPath, DecodeError, Item,
+    ItemReader, SetMember, Ttl,
+};
 pub use crate::entity::{
     Entity, EntityMeta, FieldMeta, IndexKind, IndexMeta, IndexProjection, KeyMeta,
 };
 pub use crate::error::{EncodeError, KeyFormatError, KeyFormatReason};
 pub use crate::key::cond::bounds;
 pub use crate::key::{
-    CondResult, Global, GlobalPartial, Key, KeyDecimal, KeyKind, KeyPadded, KeyPartError,
-    KeyReader, KeyReverse, KeySigned, KeyTemplate, KeyText, KeyWriter, Local, LocalPartial,
-    PartFormat, PartitionKey, SortKeyCondition, SortKeyFull, SortKeyNext, SortKeyOp,
-    SortKeyTextNext, Table, TemplatePart,
+    parse, parts, CondResult, Global, GlobalPartial, Key, KeyBuilder, KeyDecimal, KeyKind,
+    KeyPadded, KeyPartError, KeyReader, KeyReverse, KeySigned, KeyTemplate, KeyText, KeyWriter,
+    Local, LocalPartial, PartFormat, PartitionKey, SortKeyCondition, SortKeyFull, SortKeyNext,
+    SortKeyOp, SortKeyTextNext, Table, TemplatePart,
 };
 pub use crate::query::{same_field, Projection};
 pub use crate::rules::{check_entity, check_field};
@@ -232,70 +235,6 @@ pub fn serde_to_attr<T: serde::Serialize>(
         })
 }
 
-/// A `#[dynamo(serde)]` field read back through serde_dynamo.
-pub fn serde_from_item<T: serde::de::DeserializeOwned>(
-    item: &Item,
-    name: &str,
-    path: &AttrPath<'_>,
-) -> Result<T, DecodeError> {
-    let path = path.field(name);
-    let value = item
-        .get(name)
-        .cloned()
-        .unwrap_or(AttributeValue::Null(true));
-    serde_dynamo::from_attribute_value(value)
-        .map_err(|e| DecodeError::new(&path, "a value serde can read", e.to_string()))
-}
-
-/// A TTL field: epoch seconds (N).
-pub trait Ttl: Sized {
-    /// The epoch seconds, or `None` for no expiry.
-    fn ttl_to_attr(&self) -> Option<AttributeValue>;
-    /// Reads epoch seconds back.
-    fn ttl_from_item(item: &Item, name: &str, path: &AttrPath<'_>) -> Result<Self, DecodeError>;
-}
-
-impl Ttl for time::OffsetDateTime {
-    fn ttl_to_attr(&self) -> Option<AttributeValue> {
-        Some(AttributeValue::N(self.unix_timestamp().to_string()))
-    }
-    fn ttl_from_item(item: &Item, name: &str, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
-        let secs: i64 = decode_field(item, name, path)?;
-        time::OffsetDateTime::from_unix_timestamp(secs)
-            .map_err(|_| DecodeError::new(&path.field(name), "epoch seconds", secs.to_string()))
-    }
-}
-
-impl Ttl for Option<time::OffsetDateTime> {
-    fn ttl_to_attr(&self) -> Option<AttributeValue> {
-        self.as_ref().and_then(Ttl::ttl_to_attr)
-    }
-    fn ttl_from_item(item: &Item, name: &str, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
-        if item.contains_key(name) {
-            time::OffsetDateTime::ttl_from_item(item, name, path).map(Some)
-        } else {
-            Ok(None)
-        }
-    }
-}
-
-/// Checks the discriminator of an item, if it carries one.
-pub fn check_discriminator(
-    item: &Item,
-    attr: &'static str,
-    expected: &'static str,
-) -> Result<(), DecodeError> {
-    match item.get(attr) {
-        None => Ok(()),
-        Some(AttributeValue::S(s)) if s == expected => Ok(()),
-        Some(other) => Err(DecodeError::new(
-            &AttrPath::root(attr),
-            format!("S {expected:?}"),
-            crate::codec::describe_value(other),
-        )),
-    }
-}
-
 /// Decodes a unit enum from its name.
 pub fn unit_enum_mismatch(
     value: &AttributeValue,
@@ -321,19 +260,89 @@ pub fn unknown_variant(s: &str, names: &'static [&'static str]) -> KeyPartError 
 
 pub use crate::batch::Unversioned;
 pub use crate::schema;
-pub use crate::table_check;
 pub use crate::union::EntityUnion;
+pub use dynakey_derive::__table_step as table_step;
 
-pub use crate::consistency::{indexes_agree, same_table_key, shadows, starts_with, str_eq};
 pub use crate::number::number_problem;
 pub use crate::size::{item_size, value_size, MAX_ITEM_SIZE};
 
 pub use crate::error::Error;
 pub use crate::expr::{Condition, Update};
 pub use crate::update::{
-    Field, Fold, InputComplete, IntoField, Nil, Patch, Rem, Removed, RequiredSet, Set, Sets, State,
-    TypedUpdate, Unset, UpdateCore, UpdateMode, UpdateParts, Upsert,
+    Field, Fold, Folded, InputComplete, IntoField, Mark, Nil, Patch, Rem, Removed, RequiredSet,
+    Set, Sets, State, TableKeyField, TypedUpdate, Unset, UpdateCore, UpdateMode, UpdateParts,
+    Upsert,
 };
+
+/// A kept value of an optional field (`Some(None)`: removed) as the key
+/// writer takes it.
+#[inline]
+pub fn flat<T>(v: &Option<Option<T>>) -> Option<&T> {
+    v.as_ref().and_then(Option::as_ref)
+}
+
+/// `v` unless it is empty (`omit_empty`): an empty input leaves a sparse
+/// index like an absent one.
+#[inline]
+pub fn nonempty<T: Attr>(v: Option<&T>) -> Option<&T> {
+    v.filter(|v| !v.is_empty_value())
+}
+
+/// The body of a failed derive's functions: they keep call sites free of
+/// errors of their own, and never run (the crate does not compile).
+#[cold]
+pub fn stub() -> ! {
+    unreachable!("the stub of a derive that failed to compile ran")
+}
+
+/// The sort-key steps of a failed derive: every comparison takes any
+/// value, so a call site adds no error to the derive's own.
+pub struct SortKeyStub<E, K>(PhantomData<fn() -> (E, K)>);
+
+impl<E, K> Debug for SortKeyStub<E, K> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> FmtResult {
+        f.write_str("SortKeyStub")
+    }
+}
+
+impl<E, K: KeyKind> SortKeyStub<E, K> {
+    /// A step.
+    pub const fn new() -> Self {
+        SortKeyStub(PhantomData)
+    }
+    /// Never runs.
+    pub fn begins_with(&self) -> CondResult<E, K> {
+        stub()
+    }
+    /// Never runs.
+    pub fn eq(&self) -> CondResult<E, K> {
+        stub()
+    }
+    /// Never runs.
+    pub fn starts_with(&self, _: impl Sized) -> CondResult<E, K> {
+        stub()
+    }
+    /// Never runs.
+    pub fn lt(&self, _: impl Sized) -> CondResult<E, K> {
+        stub()
+    }
+    /// Never runs.
+    pub fn le(&self, _: impl Sized) -> CondResult<E, K> {
+        stub()
+    }
+    /// Never runs.
+    pub fn gt(&self, _: impl Sized) -> CondResult<E, K> {
+        stub()
+    }
+    /// Never runs.
+    pub fn ge(&self, _: impl Sized) -> CondResult<E, K> {
+        stub()
+    }
+    /// Never runs.
+    pub fn between(&self, _: impl Sized, _: impl Sized) -> CondResult<E, K> {
+        stub()
+    }
+}
 
 #[cfg(test)]
 mod tests {

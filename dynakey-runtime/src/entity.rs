@@ -108,6 +108,86 @@ pub struct EntityMeta {
 }
 
 impl EntityMeta {
+    /// What the derive writes: the entity's type, discriminator (and its
+    /// attribute), keys, indexes and fields; the rest is set by the
+    /// `__with_*` calls that follow when the entity has them.
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub const fn __new(
+        type_name: &'static str,
+        discriminator: &'static str,
+        discriminator_attr: &'static str,
+        pk: KeyMeta,
+        sk: Option<KeyMeta>,
+        indexes: &'static [IndexMeta],
+        fields: &'static [FieldMeta],
+    ) -> Self {
+        EntityMeta {
+            type_name,
+            discriminator,
+            discriminator_attr,
+            pk,
+            sk,
+            indexes,
+            fields,
+            ttl_attr: None,
+            version_attr: None,
+            created_at: None,
+            updated_at: None,
+            unique: &[],
+        }
+    }
+
+    /// The metadata of a failed derive (the crate does not compile).
+    #[doc(hidden)]
+    pub const fn __stub(type_name: &'static str) -> Self {
+        const EMPTY: crate::key::KeyTemplate = crate::key::KeyTemplate::new("", "", &[]);
+        Self::__new(
+            type_name,
+            "",
+            "",
+            KeyMeta::__of(&EMPTY, &[]),
+            None,
+            &[],
+            &[],
+        )
+    }
+
+    /// The TTL attribute.
+    #[doc(hidden)]
+    pub const fn __with_ttl(mut self, attr: &'static str) -> Self {
+        self.ttl_attr = Some(attr);
+        self
+    }
+
+    /// The version attribute.
+    #[doc(hidden)]
+    pub const fn __with_version(mut self, attr: &'static str) -> Self {
+        self.version_attr = Some(attr);
+        self
+    }
+
+    /// The `created_at` attribute.
+    #[doc(hidden)]
+    pub const fn __with_created_at(mut self, attr: &'static str) -> Self {
+        self.created_at = Some(attr);
+        self
+    }
+
+    /// The `updated_at` attribute.
+    #[doc(hidden)]
+    pub const fn __with_updated_at(mut self, attr: &'static str) -> Self {
+        self.updated_at = Some(attr);
+        self
+    }
+
+    /// The unique attributes.
+    #[doc(hidden)]
+    pub const fn __with_unique(mut self, attrs: &'static [&'static str]) -> Self {
+        self.unique = attrs;
+        self
+    }
+
     /// The index named `name`.
     pub fn index(&self, name: &str) -> Option<&IndexMeta> {
         self.indexes.iter().find(|i| i.name == name)
@@ -130,6 +210,16 @@ pub struct KeyMeta {
 }
 
 impl KeyMeta {
+    /// The metadata of the key `key` fills (its attribute, text and prefix
+    /// come from the template), reading `fields`: what the derive writes.
+    #[doc(hidden)]
+    pub const fn __of(
+        key: &'static crate::key::KeyTemplate,
+        fields: &'static [&'static str],
+    ) -> Self {
+        Self::__new(key.attr(), fields, key)
+    }
+
     /// The metadata of attribute `attr` filled by `key`, reading `fields`
     /// (what the derive writes; the template text and prefix come from
     /// `key`).
@@ -173,6 +263,32 @@ pub struct IndexMeta {
     pub sparse: bool,
     /// What the index holds of each item (`projection = ".."` on the index).
     pub projection: IndexProjection,
+}
+
+impl IndexMeta {
+    /// What the derive writes: the index's name comes from its partition
+    /// key's template.
+    #[doc(hidden)]
+    pub const fn __new(
+        kind: IndexKind,
+        pk: KeyMeta,
+        sk: Option<KeyMeta>,
+        sparse: bool,
+        projection: IndexProjection,
+    ) -> Self {
+        let name = match pk.key.index() {
+            Some(n) => n,
+            None => "",
+        };
+        IndexMeta {
+            name,
+            kind,
+            pk,
+            sk,
+            sparse,
+            projection,
+        }
+    }
 }
 
 /// What an index holds of each item: `#[gsi(.., projection = "KEYS_ONLY")]`,

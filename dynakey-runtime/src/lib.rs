@@ -63,8 +63,6 @@ mod batch;
 pub mod changes;
 mod check;
 pub mod codec;
-mod consistency;
-mod const_msg;
 mod db;
 pub mod design;
 pub mod entity;
@@ -87,8 +85,6 @@ mod size;
 #[cfg(feature = "testing")]
 pub mod spy;
 pub mod table;
-#[doc(hidden)]
-pub mod table_check;
 mod transact;
 mod union;
 pub mod update;

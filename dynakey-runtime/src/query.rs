@@ -193,7 +193,9 @@ impl<E: Entity, K: KeyKind, U: EntityUnion> Query<E, K, AnyOf<U>> {
     note = "read the table (or a local index) when the read must see the latest write; the item enters, moves in or leaves a global index a moment after the write"
 )]
 pub trait ConsistentRead: KeyKind {}
+#[diagnostic::do_not_recommend]
 impl ConsistentRead for Table {}
+#[diagnostic::do_not_recommend]
 impl ConsistentRead for Local {}
 
 impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {

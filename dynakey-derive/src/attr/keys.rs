@@ -6,24 +6,14 @@ use syn::parse::ParseStream;
 use syn::{Attribute, Ident, LitStr, Token};
 
 use crate::ctxt::Ctxt;
+use crate::model::TemplateLit;
 use crate::render::did_you_mean;
 
-/// A template as written: its text, its literal's span, and how to redraw it.
-#[derive(Clone)]
-pub struct TemplateLit {
-    pub text: String,
-    pub span: Span,
-    /// How the template appears in the attribute: `pk`, `GSI1 sk`, …
-    pub label: String,
-}
-
-impl TemplateLit {
-    fn new(lit: &LitStr, label: String) -> Self {
-        Self {
-            text: lit.value(),
-            span: lit.span(),
-            label,
-        }
+fn template(lit: &LitStr, label: String) -> TemplateLit {
+    TemplateLit {
+        text: lit.value(),
+        span: lit.span(),
+        label,
     }
 }
 
@@ -96,7 +86,7 @@ pub fn keys(cx: &Ctxt, attrs: &[Attribute]) -> RawKeys {
                     if slot.is_some() {
                         twice(cx, lit.span(), &format!("#[{label}]"));
                     } else {
-                        *slot = Some(TemplateLit::new(&lit, label.to_owned()));
+                        *slot = Some(template(&lit, label.to_owned()));
                     }
                 }
                 Err(e) => cx.push(syn::Error::new(
@@ -168,11 +158,11 @@ fn index(cx: &Ctxt, input: ParseStream<'_>, kind: IndexKind) -> syn::Result<RawI
         match (k.as_str(), value) {
             ("sparse", None) if ix.sparse => twice(cx, key.span(), &what),
             ("sparse", None) => ix.sparse = true,
-            ("pk", Some(v)) => set(cx, &mut ix.pk, TemplateLit::new(&v, format!("{} pk", ix.name)), &what),
-            ("sk", Some(v)) => set(cx, &mut ix.sk, TemplateLit::new(&v, format!("{} sk", ix.name)), &what),
+            ("pk", Some(v)) => set(cx, &mut ix.pk, template(&v, format!("{} pk", ix.name)), &what),
+            ("sk", Some(v)) => set(cx, &mut ix.sk, template(&v, format!("{} sk", ix.name)), &what),
             ("pk_attr", Some(v)) => set(cx, &mut ix.pk_attr, (v.value(), v.span()), &what),
             ("sk_attr", Some(v)) => set(cx, &mut ix.sk_attr, (v.value(), v.span()), &what),
-            ("projection", Some(v)) => set(cx, &mut ix.projection, TemplateLit::new(&v, format!("{} projection", ix.name)), &what),
+            ("projection", Some(v)) => set(cx, &mut ix.projection, template(&v, format!("{} projection", ix.name)), &what),
             _ => cx.error(key.span(), format!("DYNA112: option `{k}` of #[{which}] is malformed\n  = help: write `{k} = \"...\"`, or `sparse` alone")),
         }
     }

@@ -9,9 +9,8 @@
 
 mod keys;
 mod options;
-pub mod snapshot;
 
-pub use keys::{keys, IndexKind, RawIndex, RawKeys, TemplateLit};
+pub use keys::{keys, IndexKind, RawIndex, RawKeys};
 pub use options::{
     crate_path, entity, field, projection, table, value_container, variant, FieldOpts,
 };

@@ -1,61 +1,35 @@
-//! Fields: their role (one of `omit_empty`, `skip`, `serde`, `ttl`,
-//! `version`, or none) and the types those roles take (DYNA112).
+//! The fields of a struct: each one's role (one of `omit_empty`, `skip`,
+//! `serde`, `ttl`, `version`, or none) and its other options. Options
+//! that cannot go together, or a role on a type it does not take, are
+//! DYNA112.
 
 use syn::spanned::Spanned;
 
 use crate::attr;
 use crate::ctxt::Ctxt;
-use crate::model::{DefaultValue, Field, FieldRole};
+use crate::model::{DefaultValue, Field, FieldRole, Stamp};
 use crate::types::{self, TypeKind};
+use crate::unraw::Name;
 
 pub fn fields(cx: &Ctxt, named: &syn::FieldsNamed) -> Vec<Field> {
     let mut out = Vec::new();
     for f in &named.named {
         let opts = attr::field(cx, f);
-        let Some(ident) = f.ident.clone() else {
+        let Some(ident) = f.ident.as_ref() else {
             continue;
         };
+        let name = Name::new(ident);
         let (inner, optional) = match types::option_inner(&f.ty) {
             Some(t) => (t.clone(), true),
             None => (f.ty.clone(), false),
         };
         let kind = types::kind(&inner);
-        let name = ident.to_string();
-        let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
-        let roles: Vec<(FieldRole, &str)> = [
-            (
-                opts.omit_empty.is_present(),
-                FieldRole::OmitEmpty,
-                "omit_empty",
-            ),
-            (opts.skip.is_present(), FieldRole::Skip, "skip"),
-            (opts.serde.is_present(), FieldRole::Serde, "serde"),
-            (opts.ttl.is_present(), FieldRole::Ttl, "ttl"),
-            (opts.version.is_present(), FieldRole::Version, "version"),
-        ]
-        .into_iter()
-        .filter(|(on, _, _)| *on)
-        .map(|(_, r, n)| (r, n))
-        .collect();
-        if roles.len() > 1 {
-            let names: Vec<String> = roles.iter().map(|(_, n)| format!("`{n}`")).collect();
-            cx.error(
-                f.span(),
-                format!(
-                    "DYNA112: field `{name}` is {}, which cannot go together\n  = help: a field has one of omit_empty, skip, serde, ttl and version",
-                    names.join(" and ")
-                ),
-            );
-        }
-        let role = roles.first().map_or(FieldRole::Plain, |(r, _)| *r);
-        if let (FieldRole::Skip, Some(r)) = (role, &opts.rename) {
-            cx.error(r.span(), format!("DYNA112: field `{name}` is #[dynamo(skip)] and renamed\n  = help: a skipped field is not stored; drop `rename`"));
-        }
+        let role = role(cx, f, &opts, &name.text);
         if role == FieldRole::Ttl && kind != TypeKind::DateTime {
-            cx.error(f.ty.span(), format!("DYNA112: #[dynamo(ttl)] on `{name}` takes a time::OffsetDateTime or Option<time::OffsetDateTime>\n  = help: the TTL attribute is stored as epoch seconds"));
+            cx.error(f.ty.span(), format!("DYNA112: #[dynamo(ttl)] on `{}` takes a time::OffsetDateTime or Option<time::OffsetDateTime>\n  = help: the TTL attribute is stored as epoch seconds", name.text));
         }
         if role == FieldRole::Version && (kind != TypeKind::Int || optional) {
-            cx.error(f.ty.span(), format!("DYNA112: #[dynamo(version)] on `{name}` takes a plain integer field (u64 is usual)\n  = help: the version starts at 0 for a new item and grows by one with every put or update"));
+            cx.error(f.ty.span(), format!("DYNA112: #[dynamo(version)] on `{}` takes a plain integer field (u64 is usual)\n  = help: the version starts at 0 for a new item and grows by one with every put or update", name.text));
         }
         let default = opts.default.as_ref().map(|d| match &**d {
             darling::util::Override::Inherit => DefaultValue::Trait,
@@ -68,31 +42,71 @@ pub fn fields(cx: &Ctxt, named: &syn::FieldsNamed) -> Vec<Field> {
                     FieldRole::Skip | FieldRole::Version | FieldRole::OmitEmpty
                 )
             {
-                cx.error(d.span(), format!("DYNA112: #[dynamo(default)] on `{name}`, which already reads as absent or default\n  = help: an `Option`, `omit_empty`, `skip` or `version` field needs no default"));
+                cx.error(d.span(), format!("DYNA112: #[dynamo(default)] on `{}`, which already reads as absent or default\n  = help: an `Option`, `omit_empty`, `skip` or `version` field needs no default", name.text));
             }
         }
-        let stamp = super::rules::stamp(cx, f, &opts, &name, role, kind);
-        if opts.unique.is_present() {
-            super::rules::unique_type(cx, f, &name, role, kind);
-        }
+        let stamp = match (opts.created_at.is_present(), opts.updated_at.is_present()) {
+            (true, true) => {
+                cx.error(f.span(), format!("DYNA114: field `{}` is marked both #[dynamo(created_at)] and #[dynamo(updated_at)]\n  = help: keep each timestamp in its own field: `created_at: Option<time::OffsetDateTime>` and `updated_at: Option<time::OffsetDateTime>`", name.text));
+                Some(Stamp::Created)
+            }
+            (true, false) => Some(Stamp::Created),
+            (false, true) => Some(Stamp::Updated),
+            (false, false) => None,
+        };
         out.push(Field {
-            validate: opts.validate.clone(),
-            stamp,
-            unique: opts.unique.is_present(),
             attr: opts
                 .rename
                 .as_ref()
                 .map(|r| r.as_str().to_owned())
-                .unwrap_or_else(|| name.clone()),
-            ident,
+                .unwrap_or_else(|| name.text.clone()),
+            name,
             ty: f.ty.clone(),
             inner,
             optional,
             kind,
             role,
             default,
+            validate: opts.validate.clone(),
+            stamp,
+            unique: opts.unique.is_present(),
             span: f.span(),
+            synthetic: false,
         });
     }
     out
+}
+
+/// The one role of a field; two roles are DYNA112.
+fn role(cx: &Ctxt, f: &syn::Field, opts: &attr::FieldOpts, name: &str) -> FieldRole {
+    let roles: Vec<(FieldRole, &str)> = [
+        (
+            opts.omit_empty.is_present(),
+            FieldRole::OmitEmpty,
+            "omit_empty",
+        ),
+        (opts.skip.is_present(), FieldRole::Skip, "skip"),
+        (opts.serde.is_present(), FieldRole::Serde, "serde"),
+        (opts.ttl.is_present(), FieldRole::Ttl, "ttl"),
+        (opts.version.is_present(), FieldRole::Version, "version"),
+    ]
+    .into_iter()
+    .filter(|(on, _, _)| *on)
+    .map(|(_, r, n)| (r, n))
+    .collect();
+    if roles.len() > 1 {
+        let names: Vec<String> = roles.iter().map(|(_, n)| format!("`{n}`")).collect();
+        cx.error(
+            f.span(),
+            format!(
+                "DYNA112: field `{name}` is {}, which cannot go together\n  = help: a field has one of omit_empty, skip, serde, ttl and version",
+                names.join(" and ")
+            ),
+        );
+    }
+    let role = roles.first().map_or(FieldRole::Plain, |(r, _)| *r);
+    if let (FieldRole::Skip, Some(r)) = (role, &opts.rename) {
+        cx.error(r.span(), format!("DYNA112: field `{name}` is #[dynamo(skip)] and renamed\n  = help: a skipped field is not stored; drop `rename`"));
+    }
+    role
 }

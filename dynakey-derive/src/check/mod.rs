@@ -1,14 +1,24 @@
-//! Builds the checked models from the parsed attributes, reporting every
-//! mistake with its DYNA code (see the catalogue in the README): the only
-//! place user errors come from. Codegen works from what this returns.
+//! Builds the models from the parsed attributes and checks them, reporting
+//! every mistake with its DYNA code (the catalogue is in the README): the
+//! only place user errors come from. Building reports what keeps a part of
+//! the model from being built (syntax, names, shapes); then every check of
+//! [`CHECKS`] runs over the whole model, each reporting one family of
+//! codes. A model with mistakes is still returned, marked `stub`, so the
+//! generators can emit the API without a body that could fail again.
 
-mod attrs;
+mod attr_names;
+mod delimiters;
 mod fields;
+mod formats;
 mod indexes;
-mod keys;
+mod optional;
+mod options;
 mod others;
+mod parse_back;
 mod projection;
-mod rules;
+mod templates;
+mod timestamps;
+mod unique;
 mod update;
 
 use std::ops::Range;
@@ -17,17 +27,29 @@ use darling::util::SpannedValue;
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields};
 
-use crate::attr::{self, TemplateLit};
+use crate::attr;
 use crate::ctxt::Ctxt;
-use crate::model::{Entity, KeyKind};
+use crate::model::{Entity, KeyKind, KeyRole, TemplateLit, UpdateModel};
 use crate::render::Diag;
 
-use attrs::check_attrs;
 pub use fields::fields;
-use indexes::indexes;
-use keys::KeyCtx;
 pub use others::{projection, table, union, value};
 
+use templates::{key, KeySpec};
+
+/// The checks of an entity, one per family of codes, in catalogue order.
+const CHECKS: &[fn(&Ctxt, &Entity)] = &[
+    formats::check_formats,
+    parse_back::check_parse_back,
+    optional::check_optional,
+    attr_names::check_attr_names,
+    options::check_options,
+    timestamps::check_timestamps,
+    delimiters::check_delimiters,
+    unique::check_unique,
+];
+
+/// Reports `message` at a template, redrawn with a caret under `range`.
 pub fn diag(
     cx: &Ctxt,
     tpl: &TemplateLit,
@@ -74,6 +96,9 @@ pub fn named_fields<'a>(
     }
 }
 
+/// The entity model of a `DynamoEntity` input; `None` when its shape (not
+/// a struct with named fields, or generic) leaves nothing to generate but
+/// the `Entity` impl.
 pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<Entity> {
     let parsed = attr::entity(cx, input);
     let reported = parsed.is_none();
@@ -84,9 +109,10 @@ pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<Entity> {
             input.generics.span(),
             format!("DYNA109: entity `{}` has generic parameters, which DynamoEntity does not support\n  = help: derive on a concrete struct", input.ident),
         );
+        return None;
     }
     let named = named_fields(cx, input, "DynamoEntity")?;
-    let fields = fields(cx, named);
+    let mut fields = fields(cx, named);
     let ident = input.ident.clone();
 
     let discriminator = match &opts.entity {
@@ -114,76 +140,62 @@ pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<Entity> {
             .unwrap_or_else(|| d.to_owned())
     };
     let disc_attr = attr_of(&opts.discriminator_attr, "_type");
-    let pk_attr = attr_of(&opts.pk_attr, "pk");
-    let sk_attr = attr_of(&opts.sk_attr, "sk");
-
-    let Some(pk_tpl) = raw.pk.clone() else {
+    let spec = |role, attr: String, fn_name: &str| KeySpec {
+        role,
+        kind: KeyKind::Table,
+        attr,
+        fn_name: fn_name.to_owned(),
+        index: None,
+    };
+    let pk_tpl = raw.pk.clone().unwrap_or_else(|| {
         cx.error(
             ident.span(),
             format!("DYNA109: entity `{ident}` has no partition key\n  = help: add a template, as in #[pk(\"USER#<user_id>\")]"),
         );
-        return None;
-    };
-    let ctx = KeyCtx {
+        TemplateLit {
+            text: String::new(),
+            span: ident.span(),
+            label: "pk".into(),
+        }
+    });
+    let pk_attr = attr_of(&opts.pk_attr, "pk");
+    let pk = key(
         cx,
-        fields: &fields,
-        ident: &ident,
-    };
-    let pk = ctx.key(
+        &ident,
+        &mut fields,
         &pk_tpl,
-        false,
-        KeyKind::Table,
-        pk_attr.clone(),
-        "pk".into(),
-        None,
+        spec(KeyRole::Partition, pk_attr, "pk"),
     );
-    let sk = raw
-        .sk
-        .as_ref()
-        .and_then(|t| ctx.key(t, true, KeyKind::Table, sk_attr.clone(), "sk".into(), None));
-    if let Some(pk) = &pk {
-        ctx.no_optional(&pk_tpl, pk, "the table key");
-    }
-    if let (Some(sk), Some(t)) = (&sk, &raw.sk) {
-        ctx.no_optional(t, sk, "the table key");
-    }
-    let indexes = indexes(&ctx, &raw, pk.as_ref(), sk.is_some());
-    check_attrs(
-        cx,
-        &raw,
-        &fields,
-        &disc_attr,
-        &pk_attr,
-        sk.as_ref().map(|_| sk_attr.as_str()),
-        &indexes,
-    );
-
-    rules::entity(cx, &fields, &raw);
-    let ttl_attr = fields.iter().find(|f| f.ttl()).map(|f| f.attr.clone());
-    if fields.iter().filter(|f| f.version()).count() > 1 {
-        cx.error(ident.span(), "DYNA112: more than one #[dynamo(version)] field\n  = help: an entity has one version attribute");
-    }
-    if fields.iter().filter(|f| f.ttl()).count() > 1 {
-        cx.error(
-            ident.span(),
-            "DYNA112: more than one #[dynamo(ttl)] field\n  = help: a table has one TTL attribute",
-        );
-    }
-    if cx.has_errors() {
-        return None;
-    }
-    let pk = pk?;
-    let update = update::model(&fields, &pk, sk.as_ref(), &indexes);
-    Some(Entity {
+    let sk = raw.sk.as_ref().map(|t| {
+        let sk_attr = attr_of(&opts.sk_attr, "sk");
+        key(
+            cx,
+            &ident,
+            &mut fields,
+            t,
+            spec(KeyRole::Sort, sk_attr, "sk"),
+        )
+    });
+    let indexes = indexes::indexes(cx, &ident, &mut fields, &raw, &pk, sk.is_some());
+    let mut e = Entity {
         ident,
+        vis: input.vis.clone(),
         discriminator,
         disc_attr,
         pk,
         sk,
         indexes,
         fields,
-        ttl_attr,
-        update,
+        update: UpdateModel::empty(),
         validate: opts.validate.clone(),
-    })
+        stub: false,
+    };
+    for check in CHECKS {
+        check(cx, &e);
+    }
+    e.stub = cx.has_errors();
+    if !e.stub {
+        e.update = update::model(&e);
+    }
+    Some(e)
 }

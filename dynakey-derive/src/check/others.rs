@@ -1,6 +1,7 @@
 //! `DynamoValue`, `DynamoUnion` and `DynamoTable`: their shapes (DYNA109),
 //! options (DYNA112) and lists (DYNA301).
 
+use darling::util::SpannedValue;
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields};
 
@@ -41,7 +42,7 @@ pub fn value(cx: &Ctxt, input: &DeriveInput) -> Option<Value> {
                 }
                 let name = rename
                     .map(|r| r.as_str().to_owned())
-                    .unwrap_or_else(|| v.ident.to_string());
+                    .unwrap_or_else(|| crate::unraw::Name::new(&v.ident).text);
                 // Any other text is fine in a key: the template escapes what
                 // sorts at or below its delimiter.
                 if name.is_empty() || name.chars().any(|c| c < ' ' || c == '\u{10FFFF}') {
@@ -67,13 +68,13 @@ pub fn value(cx: &Ctxt, input: &DeriveInput) -> Option<Value> {
                 .iter()
                 .filter(|f| f.serde() || f.ttl() || f.version())
             {
-                cx.error(f.span, format!("DYNA112: field `{}`: #[dynamo(serde)], #[dynamo(ttl)] and #[dynamo(version)] are for entity fields, not nested values", f.ident));
+                cx.error(f.span, format!("DYNA112: field `{}`: #[dynamo(serde)], #[dynamo(ttl)] and #[dynamo(version)] are for entity fields, not nested values", f.name.text));
             }
             for f in fields
                 .iter()
                 .filter(|f| f.stamp.is_some() || f.unique || f.validate.is_some())
             {
-                cx.error(f.span, format!("DYNA112: field `{}`: #[dynamo(created_at)], #[dynamo(updated_at)], #[dynamo(unique)] and #[dynamo(validate)] are for entity fields, not nested values\n  = help: validate a nested value in its entity's validator, #[dynamo(validate = ..)] on the entity", f.ident));
+                cx.error(f.span, format!("DYNA112: field `{}`: #[dynamo(created_at)], #[dynamo(updated_at)], #[dynamo(unique)] and #[dynamo(validate)] are for entity fields, not nested values\n  = help: validate a nested value in its entity's validator, #[dynamo(validate = ..)] on the entity", f.name.text));
             }
             (!cx.has_errors()).then_some(Value::Struct { ident, fields })
         }
@@ -129,10 +130,15 @@ fn name(p: &syn::Path) -> String {
         .unwrap_or_default()
 }
 
-/// The entities of one table, and the overlaps it allows.
+/// The entities of one table, the overlaps it allows, and where its schema
+/// snapshot is (DYNA500 when `schema = ".."` names a file that does not
+/// exist or does not read as a snapshot).
 pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
     let opts = attr::table(cx, input);
     let ident = input.ident.clone();
+    if !no_generics(cx, input, "DynamoTable") {
+        return None;
+    }
     let entities: Vec<syn::Path> = opts
         .entities
         .as_ref()
@@ -145,7 +151,7 @@ pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
         if entities[..i].iter().any(|b| b == a) {
             cx.error(
                 a.span(),
-                format!("DYNA301: `{}` is listed twice in table `{ident}`", name(a)),
+                format!("DYNA301: `{}` is listed twice in table `{ident}`\n  = help: list each entity once", name(a)),
             );
         }
     }
@@ -161,7 +167,7 @@ pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
                 cx.error(
                     p.span(),
                     format!(
-                        "DYNA112: `{}` in `overlap` is not an entity of table `{ident}`",
+                        "DYNA112: `{}` in `overlap` is not an entity of table `{ident}`\n  = help: list it in `entities(..)`, or drop it from `overlap`",
                         name(p)
                     ),
                 );
@@ -169,44 +175,49 @@ pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
         }
         overlaps.push(((*a).clone(), (*b).clone()));
     }
-    // `schema = "path"` is relative to the file holding the derive, as
-    // `include_str!` is; the default lives in the crate's `dynakey/`.
-    let manifest = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
-    let (rel, dir) = match &opts.schema {
-        Some(s) => {
-            let file = s.span().unwrap().local_file();
-            // The file's path is relative to the compiler's working
-            // directory (or absolute).
-            let cwd = std::env::current_dir().unwrap_or_default();
-            let dir = file
-                .as_ref()
-                .and_then(|f| f.parent())
-                .map(|d| cwd.join(d))
-                .unwrap_or_else(|| manifest.clone().into());
-            (s.as_str().to_owned(), dir)
-        }
-        None => (format!("dynakey/{ident}.schema"), manifest.clone().into()),
-    };
-    let schema_path = dir.join(&rel).to_string_lossy().into_owned();
-    let snapshot = match std::fs::read_to_string(&schema_path) {
-        Ok(text) => match attr::snapshot::parse(&text) {
-            Ok(entities) => Some((schema_path.clone(), entities)),
-            Err(e) => {
-                let span = opts.schema.as_ref().map_or(ident.span(), |s| s.span());
-                cx.error(span, format!("DYNA500: the schema snapshot {rel} of table `{ident}` could not be read: {e}\n  = help: rewrite it from the code with `DYNAKEY_SCHEMA=overwrite cargo test`"));
-                None
+    let (schema_path, schema_lit) = schema_path(&ident, opts.schema.as_ref());
+    if let Some(lit) = &schema_lit {
+        match std::fs::read_to_string(&schema_path) {
+            Ok(text) => {
+                if let Err(e) = crate::snapshot::parse(&text) {
+                    cx.error(lit.span(), format!("DYNA500: the schema snapshot {} of table `{ident}` could not be read: {e}\n  = help: rewrite it from the code with `DYNAKEY_SCHEMA=overwrite cargo test`", lit.value()));
+                }
             }
-        },
-        Err(_) => None,
-    };
-    (!cx.has_errors()).then_some(Table {
+            Err(e) => cx.error(lit.span(), format!("DYNA500: the schema snapshot {} of table `{ident}` does not exist ({schema_path}: {e})\n  = help: the path is relative to the file that holds #[derive(DynamoTable)], as `include_str!` reads it; write the snapshot with `DYNAKEY_SCHEMA=overwrite cargo test`, or drop `schema` for the default `dynakey/{ident}.schema` in the crate", lit.value())),
+        }
+    }
+    Some(Table {
         ident,
         entities,
         overlaps,
-        snapshot,
         schema_path,
         migrations: opts.migrations.clone(),
     })
+}
+
+/// Where the snapshot is: `schema = "path"` relative to the file holding
+/// the derive (as `include_str!` reads it), or `dynakey/<Table>.schema` in
+/// the crate.
+fn schema_path(
+    ident: &syn::Ident,
+    schema: Option<&SpannedValue<String>>,
+) -> (String, Option<syn::LitStr>) {
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
+    let Some(s) = schema else {
+        let path = std::path::Path::new(&manifest).join(format!("dynakey/{ident}.schema"));
+        return (path.to_string_lossy().into_owned(), None);
+    };
+    let file = s.span().unwrap().local_file();
+    // The file's path is relative to the compiler's working directory (or
+    // absolute).
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let dir = file
+        .as_ref()
+        .and_then(|f| f.parent())
+        .map(|d| cwd.join(d))
+        .unwrap_or_else(|| manifest.into());
+    let path = dir.join(s.as_str()).to_string_lossy().into_owned();
+    (path, Some(syn::LitStr::new(s.as_str(), s.span())))
 }
 
 /// Some fields of an entity: `#[dynamo(of = Entity)]` on a struct with

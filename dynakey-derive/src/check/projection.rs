@@ -2,8 +2,8 @@
 //! on `#[gsi(..)]` / `#[lsi(..)]`, with the included names checked against
 //! the fields (DYNA118).
 
-use crate::attr::TemplateLit;
 use crate::ctxt::Ctxt;
+use crate::model::TemplateLit;
 use crate::model::{Field, Projection};
 use crate::render::field_help;
 
@@ -34,12 +34,20 @@ pub fn projection(cx: &Ctxt, tpl: Option<&TemplateLit>, fields: &[Field]) -> Pro
         let name = part.trim();
         let from = at + (part.len() - part.trim_start().len());
         at += part.len() + 1;
-        let stored = fields.iter().position(|f| f.name() == name && !f.skip());
+        let stored = fields
+            .iter()
+            .position(|f| f.name.text == name && f.stored());
         match stored {
             Some(i) if !out.contains(&i) => out.push(i),
             Some(_) => {}
             None => {
-                let help = field_help(name, fields);
+                let help = field_help(
+                    name,
+                    fields
+                        .iter()
+                        .filter(|f| f.stored())
+                        .map(|f| f.name.text.as_str()),
+                );
                 let range = from..(from + name.len()).max(from + 1).min(text.len());
                 diag(
                     cx,

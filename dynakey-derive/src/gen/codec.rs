@@ -1,122 +1,163 @@
-//! The item codec: `to_item` / `from_item` for entities, `Attr` for nested
-//! structs, generated as straight-line code over [`Attr`] (no serde).
+//! The item codec: `to_item`, `from_item` and `item_key` of an entity, and
+//! `Attr` of a nested struct; straight-line calls into the runtime's
+//! `ItemWriter` and `ItemReader` (no serde).
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::private;
-use crate::model::{DefaultValue, Field};
+use super::dk;
+use super::keys::{builder, from_self, may_be_absent, opt_builder};
+use crate::model::{DefaultValue, Entity, Field};
+use crate::unraw::local;
 
-/// Statements inserting each stored field into `__item`.
-pub fn encode_fields(fields: &[Field]) -> TokenStream {
-    let p = private();
-    let stmts = fields.iter().filter(|f| !f.skip()).map(|f| {
-        let id = &f.ident;
-        let ty = &f.ty;
-        let attr = &f.attr;
-        let name = id.to_string();
-        let sp = ty.span();
-        if f.serde() {
-            return quote! {
-                if let #p::Some(__v) = #p::serde_to_attr(&self.#id, #name)? {
-                    __item.insert(#p::String::from(#attr), __v);
-                }
-            };
-        }
-        if f.ttl() {
-            let call = quote_spanned!(sp=> <#ty as #p::Ttl>::ttl_to_attr);
-            return quote! {
-                if let #p::Some(__v) = #call(&self.#id) {
-                    __item.insert(#p::String::from(#attr), __v);
-                }
-            };
-        }
-        let put = if f.omit_empty() {
-            quote_spanned!(sp=> #p::put_attr_omit_empty::<#ty>)
-        } else {
-            quote_spanned!(sp=> #p::put_attr::<#ty>)
-        };
-        quote!(#put(&mut __item, #attr, &self.#id);)
-    });
-    quote!(#(#stmts)*)
-}
-
-/// Each stored field's attribute name, an expression of type
-/// `Option<AttributeValue>` for its value (`None`: left out of the item),
-/// and whether it is instead a `Result` of one (a `serde` field, whose
-/// encoding can fail). An entity's `to_item` hands these to its writer.
-pub fn encode_values(fields: &[Field]) -> Vec<(String, TokenStream, bool)> {
-    let p = private();
-    fields
-        .iter()
-        .filter(|f| !f.skip())
-        .map(|f| {
-            let id = &f.ident;
-            let ty = &f.ty;
-            let name = id.to_string();
-            let sp = ty.span();
-            let value = if f.serde() {
-                quote!(#p::serde_to_attr(&self.#id, #name))
-            } else if f.ttl() {
-                let call = quote_spanned!(sp=> <#ty as #p::Ttl>::ttl_to_attr);
-                quote!(#call(&self.#id))
-            } else if f.omit_empty() {
-                let call = quote_spanned!(sp=> #p::attr_unless_empty::<#ty>);
-                quote!(#call(&self.#id))
-            } else {
-                let call = quote_spanned!(sp=> <#ty as #p::Attr>::to_attr);
-                quote!(#call(&self.#id))
-            };
-            (f.attr.clone(), value, f.serde())
-        })
-        .collect()
-}
-
-/// Field initialisers reading `__item` (a map) below `__path`.
-pub fn decode_fields(fields: &[Field]) -> TokenStream {
-    let inits = fields.iter().map(|f| {
-        let id = &f.ident;
-        let read = decode_field(f);
-        let ty = &f.ty;
-        let attr = &f.attr;
-        let sp = ty.span();
-        match &f.default {
-            // A field added after items were stored: a missing attribute
-            // reads as the default.
-            Some(d) => {
-                let value = match d {
-                    DefaultValue::Trait => {
-                        quote_spanned!(sp=> <#ty as __dk::Default>::default())
-                    }
-                    DefaultValue::Path(p) => quote_spanned!(sp=> #p()),
-                };
-                quote!(#id: if __item.contains_key(#attr) { #read } else { #value })
-            }
-            None => quote!(#id: #read),
-        }
-    });
-    quote!(#(#inits),*)
-}
-
-/// The value of one field read from `__item` below `__path`.
-fn decode_field(f: &Field) -> TokenStream {
-    let p = private();
-    let ty = &f.ty;
-    let attr = &f.attr;
-    let sp = ty.span();
-    if f.skip() {
-        return quote_spanned!(sp=> <#ty as #p::Default>::default());
-    }
+/// The value of one stored field for the item: an expression of type
+/// `Option<AttributeValue>` (`None`: left out), or for a `serde` field a
+/// `Result` of one (`true`).
+fn encode(f: &Field, this: &TokenStream) -> (TokenStream, bool) {
+    let p = dk();
+    let id = &f.name.ident;
+    let sp = f.ty.span();
     if f.serde() {
-        return quote!(#p::serde_from_item(__item, #attr, &__path)?);
+        let name = &f.name.text;
+        return (quote!(#p::serde_to_attr(&#this.#id, #name)), true);
     }
     let call = if f.ttl() {
-        quote_spanned!(sp=> <#ty as #p::Ttl>::ttl_from_item)
+        quote_spanned!(sp=> #p::Ttl::ttl_to_attr)
     } else if f.omit_empty() {
-        quote_spanned!(sp=> #p::decode_or_default::<#ty>)
+        quote_spanned!(sp=> #p::attr_unless_empty)
     } else {
-        quote_spanned!(sp=> #p::decode_field::<#ty>)
+        quote_spanned!(sp=> #p::Attr::to_attr)
     };
-    quote!(#call(__item, #attr, &__path)?)
+    (quote!(#call(&#this.#id)), false)
+}
+
+/// What `to_item` hands the writer for one attribute.
+enum Source {
+    /// A constant text (the discriminator).
+    Text(String),
+    /// A key every item has.
+    Key(TokenStream),
+    /// A key that is absent while an input is.
+    Sparse(TokenStream),
+    /// A field's value (`Option<AttributeValue>`).
+    Value(TokenStream),
+    /// A field's value whose encoding can fail (`serde`).
+    Encoded(TokenStream),
+}
+
+/// The body of `to_item`. Every attribute value goes to the runtime's
+/// `ItemWriter` at its slot with one call and no early return (the writer
+/// keeps the first error); the map comes from a per-type template of every
+/// attribute name, so no name is hashed per item.
+pub fn to_item(e: &Entity) -> TokenStream {
+    let p = dk();
+    let mut sources: Vec<(String, Source)> =
+        vec![(e.disc_attr.clone(), Source::Text(e.discriminator.clone()))];
+    for k in std::iter::once(&e.pk).chain(e.sk.iter()) {
+        sources.push((
+            k.attr.clone(),
+            Source::Key(builder(e, k, false, &from_self)),
+        ));
+    }
+    for ix in &e.indexes {
+        for k in ix.written_keys() {
+            let b = builder(e, k, ix.sparse, &from_self);
+            let source = if may_be_absent(e, k, ix.sparse) {
+                Source::Sparse(b)
+            } else {
+                Source::Key(b)
+            };
+            sources.push((k.attr.clone(), source));
+        }
+    }
+    let this = quote!(self);
+    for (_, f) in e.struct_fields().filter(|(_, f)| !f.skip()) {
+        let (value, serde) = encode(f, &this);
+        let source = if serde {
+            Source::Encoded(value)
+        } else {
+            Source::Value(value)
+        };
+        sources.push((f.attr.clone(), source));
+    }
+    // Two sources for one attribute (fields renamed alike) share a slot:
+    // the last one that has a value wins, as with successive inserts.
+    let w = local("w");
+    let mut names: Vec<String> = Vec::new();
+    let mut calls = TokenStream::new();
+    for (attr, source) in sources {
+        let slot = names.iter().position(|a| *a == attr).unwrap_or_else(|| {
+            names.push(attr);
+            names.len() - 1
+        });
+        let at = syn::Index::from(slot);
+        calls.extend(match source {
+            Source::Text(t) => quote!(#w.text(#at, #t);),
+            Source::Key(b) => quote!(#w.key(#at, #b.finish());),
+            Source::Sparse(b) => quote!(#w.sparse_key(#at, #b.finish_opt());),
+            Source::Value(v) => quote!(#w.set(#at, #v);),
+            Source::Encoded(v) => quote!(#w.encoded(#at, #v);),
+        });
+    }
+    let n = names.len();
+    quote! {
+        static __TEMPLATE: #p::OnceLock<#p::ItemTemplate> = #p::OnceLock::new();
+        let mut #w = #p::ItemWriter::<#n>::default();
+        #calls
+        #w.finish(&__TEMPLATE, &[#(#names),*])
+    }
+}
+
+/// The table key of the item itself.
+pub fn item_key(e: &Entity) -> TokenStream {
+    let pk = builder(e, &e.pk, false, &from_self);
+    let sk = opt_builder(e, e.sk.as_ref(), &from_self);
+    quote!(#pk.table_key(#sk))
+}
+
+/// The value of field `f` read by the reader `r`.
+fn decode(f: &Field, r: &proc_macro2::Ident) -> TokenStream {
+    let p = dk();
+    let attr = &f.attr;
+    let sp = f.ty.span();
+    if f.skip() {
+        return quote_spanned!(sp=> #p::Default::default());
+    }
+    let read = if f.serde() {
+        quote_spanned!(sp=> #r.serde(#attr))
+    } else if f.ttl() {
+        quote_spanned!(sp=> #r.ttl(#attr))
+    } else {
+        match &f.default {
+            Some(DefaultValue::Trait) => quote_spanned!(sp=> #r.or_default(#attr)),
+            Some(DefaultValue::Path(path)) => quote_spanned!(sp=> #r.or_else(#attr, #path)),
+            None if f.omit_empty() => quote_spanned!(sp=> #r.or_default(#attr)),
+            None => quote_spanned!(sp=> #r.get(#attr)),
+        }
+    };
+    quote!(#read?)
+}
+
+/// `Self { field: <read>, .. }` over the reader `r`.
+pub fn construct(fields: &[Field], r: &proc_macro2::Ident) -> TokenStream {
+    let inits = fields.iter().filter(|f| !f.synthetic).map(|f| {
+        let id = &f.name.ident;
+        let read = decode(f, r);
+        quote!(#id: #read)
+    });
+    quote!(Self { #(#inits),* })
+}
+
+/// The body of `from_item`: the discriminator checked, then each field
+/// read in order (the first error ends it).
+pub fn from_item(e: &Entity) -> TokenStream {
+    let p = dk();
+    let r = local("r");
+    let (attr, disc) = (&e.disc_attr, &e.discriminator);
+    let value = construct(&e.fields, &r);
+    quote! {
+        let #r = #p::ItemReader::new(__item, #attr, #disc)?;
+        #p::Ok(#value)
+    }
 }

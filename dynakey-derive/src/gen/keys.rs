@@ -1,17 +1,184 @@
-//! Key builders, sort-key condition chains and key parsers.
+//! Keys: each template's description (`__TPL_*`), the expressions that
+//! write a key from wherever its values are (the public key functions,
+//! `to_item`, a typed update), the public key functions and the parsers.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::Ident;
 
-use crate::model::{Entity, Field, KeyModel, KeyRole, Part};
+use super::{body, dk};
+use crate::model::{Entity, Field, KeyKind, KeyModel, KeyRole, Part};
 use crate::template::Format;
 use crate::types::TypeKind;
 
-use super::text::{lit, w, Code, Piece, Types};
+/// `__TPL_<NAME>`: the template's description (a free item of the
+/// expansion's `const _` block: nothing outside the block names it).
+pub fn tpl_name(k: &KeyModel) -> Ident {
+    format_ident!("__TPL_{}", k.fn_name.to_uppercase())
+}
 
-/// " of index `GSI1`" for an index key, nothing for the table's (docs).
+/// The const describing template `k` to the runtime: its text, once as
+/// written and once split into parts at compile time by the runtime.
+pub fn tpl_def(e: &Entity, k: &KeyModel) -> TokenStream {
+    let p = dk();
+    let name = tpl_name(k);
+    let (disc, attr, text) = (&e.discriminator, &k.attr, &k.tpl.text);
+    let n = k.len();
+    let index = match &k.index {
+        Some(ix) => quote!(#p::Some(#ix)),
+        None => quote!(#p::None),
+    };
+    quote! {
+        const #name: &#p::KeyTemplate = &#p::KeyTemplate::__derived(#disc, #attr, #index, #text, &#p::parts::<#n>(#text));
+    }
+}
+
+/// Whether field `f` is written and read as plain text (`str`): no trait
+/// call on its type.
+pub fn plain_str(f: &Field, format: Format) -> bool {
+    f.kind == TypeKind::String && matches!(format, Format::Text | Format::Path)
+}
+
+/// The runtime method that writes (and reads) a placeholder of `format`
+/// holding field `f`: `str`, `text`, `padded`, ….
+pub fn method(f: &Field, format: Format) -> &'static str {
+    match format {
+        _ if plain_str(f, format) => "str",
+        Format::Text | Format::Path => "text",
+        Format::Padded(_) => "padded",
+        Format::Signed(_) => "signed",
+        Format::Decimal(..) => "decimal",
+        Format::Reverse => "reverse",
+    }
+}
+
+/// A key's value for one field, as the writer takes it.
+pub enum Val {
+    /// A reference (`&T`, or `&str` for a string).
+    Ref(TokenStream),
+    /// An `Option<&T>`: the key is absent with it.
+    Opt(TokenStream),
+}
+
+/// Values from the entity's own fields (`to_item`, `item_key`): `&self.f`,
+/// or `self.f.as_ref()` for an `Option`.
+pub fn from_self(_: usize, f: &Field) -> Val {
+    let id = &f.name.ident;
+    if f.optional {
+        Val::Opt(quote!(self.#id.as_ref()))
+    } else {
+        Val::Ref(quote!(&self.#id))
+    }
+}
+
+/// Values from the parameters of a public key function (see [`param`]).
+pub fn from_params(_: usize, f: &Field) -> Val {
+    let id = &f.name.ident;
+    if f.kind == TypeKind::String {
+        Val::Ref(quote!(#id.as_ref()))
+    } else {
+        Val::Ref(quote!(#id.borrow()))
+    }
+}
+
+/// The expression writing key `k` (a `KeyBuilder`) from the values `val`
+/// gives; when `sparse`, an empty `omit_empty` input leaves the key absent
+/// too. Each call carries the field type's span, so a type without the
+/// format's trait gets its one error at the field.
+pub fn builder(
+    e: &Entity,
+    k: &KeyModel,
+    sparse: bool,
+    val: &dyn Fn(usize, &Field) -> Val,
+) -> TokenStream {
+    let p = dk();
+    let tpl = tpl_name(k);
+    let mut calls = TokenStream::new();
+    for (i, format) in k.placeholders() {
+        let f = &e.fields[i];
+        let sp = f.inner.span();
+        let m = method(f, format);
+        // The type in the call (not inferred): an unmet bound is reported
+        // at the field's type.
+        let ty = (m != "str").then(|| {
+            let inner = &f.inner;
+            quote_spanned!(sp=> ::<#inner>)
+        });
+        calls.extend(match val(i, f) {
+            Val::Opt(v) => {
+                let m = format_ident!("opt_{}", m);
+                if f.omit_empty() && sparse {
+                    quote_spanned!(sp=> .#m #ty (#p::nonempty(#v)))
+                } else {
+                    quote_spanned!(sp=> .#m #ty (#v))
+                }
+            }
+            Val::Ref(v) => {
+                let m = format_ident!("{}", m);
+                let write = quote_spanned!(sp=> .#m #ty (#v));
+                if f.omit_empty() && sparse {
+                    quote!(.absent_if(#p::Attr::is_empty_value(#v)) #write)
+                } else {
+                    write
+                }
+            }
+        });
+    }
+    quote!(#p::KeyBuilder::new(#tpl) #calls)
+}
+
+/// Whether an input of `k` may be absent, leaving the key absent (a sparse
+/// index's `Option` or `omit_empty` input).
+pub fn may_be_absent(e: &Entity, k: &KeyModel, sparse: bool) -> bool {
+    k.fields()
+        .any(|i| e.fields[i].optional || (sparse && e.fields[i].omit_empty()))
+}
+
+/// A public parameter of field `i`: `impl AsRef<str>` for a string,
+/// `impl Borrow<T>` otherwise (so a value and a reference both work), and
+/// in a stub anything at all.
+pub fn param(e: &Entity, i: usize) -> TokenStream {
+    param_as(e, i, &e.fields[i].name.ident)
+}
+
+/// [`param`] under another name.
+pub fn param_as(e: &Entity, i: usize, id: &Ident) -> TokenStream {
+    let p = dk();
+    let f = &e.fields[i];
+    if e.stub {
+        return quote!(_: impl ::core::marker::Sized);
+    }
+    if f.kind == TypeKind::String {
+        quote!(#id: impl #p::AsRef<str>)
+    } else {
+        let ty = &f.inner;
+        quote!(#id: impl #p::Borrow<#ty>)
+    }
+}
+
+/// The distinct fields of some keys, in template order.
+pub fn fields_of<'a>(keys: impl IntoIterator<Item = &'a KeyModel>) -> Vec<usize> {
+    let mut fields: Vec<usize> = Vec::new();
+    for k in keys {
+        for f in k.distinct_fields() {
+            if !fields.contains(&f) {
+                fields.push(f);
+            }
+        }
+    }
+    fields
+}
+
+/// `#[allow(clippy::too_many_arguments)]`, where needed.
+pub fn allow_args(n: usize) -> TokenStream {
+    if n > 7 {
+        quote!(#[allow(clippy::too_many_arguments)])
+    } else {
+        quote!()
+    }
+}
+
+/// " of index `GSI1`" for an index key, nothing for the table's.
 pub fn of_index(k: &KeyModel) -> String {
     k.index
         .as_ref()
@@ -19,400 +186,189 @@ pub fn of_index(k: &KeyModel) -> String {
         .unwrap_or_default()
 }
 
-/// Whether field `f` is written and read as plain text (`str`): no trait
-/// call on its type, so nothing needs its span.
-pub fn plain_str(f: &Field, format: Format) -> bool {
-    f.kind == TypeKind::String && matches!(format, Format::Text | Format::Path)
+fn kind_ident(k: &KeyModel) -> Ident {
+    let name = match (k.kind, k.partial) {
+        (KeyKind::Table, _) => "Table",
+        (KeyKind::Global, false) => "Global",
+        (KeyKind::Global, true) => "GlobalPartial",
+        (KeyKind::Local, false) => "Local",
+        (KeyKind::Local, true) => "LocalPartial",
+    };
+    Ident::new(name, proc_macro2::Span::call_site())
 }
 
-/// Writes field `f` (a `&str` / `&T` named by `v`) with the writer `__w`.
-/// Trait calls carry the field type's span, so a type that lacks the
-/// format's trait gets one error pointing at the field.
-pub fn write_part(f: &Field, format: Format, v: &TokenStream) -> TokenStream {
-    let inner = &f.inner;
-    let sp = f.inner.span();
-    match format {
-        _ if plain_str(f, format) => quote!(__w.str(#v)),
-        Format::Text | Format::Path => quote_spanned!(sp=> __w.text::<#inner>(#v)),
-        Format::Padded(_) => quote_spanned!(sp=> __w.padded::<#inner>(#v)),
-        Format::Signed(_) => quote_spanned!(sp=> __w.signed::<#inner>(#v)),
-        Format::Decimal(..) => quote_spanned!(sp=> __w.decimal::<#inner>(#v)),
-        Format::Reverse => quote_spanned!(sp=> __w.reverse::<#inner>(#v)),
-    }
+/// The runtime's marker type of a key's kind (`__dk::Global`, …).
+pub fn kind_ty(k: &KeyModel) -> TokenStream {
+    let p = dk();
+    let kind = kind_ident(k);
+    quote!(#p::#kind)
 }
 
-/// The runtime's writer method for field `f` as a function (no closure
-/// body to type-check per entity), with the field type's span like
-/// [`write_part`].
-pub fn write_fn_path(f: &Field, format: Format) -> TokenStream {
-    let inner = &f.inner;
-    let sp = f.inner.span();
-    match format {
-        _ if plain_str(f, format) => quote!(__dk::KeyWriter::str),
-        Format::Text | Format::Path => quote_spanned!(sp=> __dk::KeyWriter::text::<#inner>),
-        Format::Padded(_) => quote_spanned!(sp=> __dk::KeyWriter::padded::<#inner>),
-        Format::Signed(_) => quote_spanned!(sp=> __dk::KeyWriter::signed::<#inner>),
-        Format::Decimal(..) => quote_spanned!(sp=> __dk::KeyWriter::decimal::<#inner>),
-        Format::Reverse => quote_spanned!(sp=> __dk::KeyWriter::reverse::<#inner>),
-    }
+/// [`kind_ty`] through the full path, for items in the user's module.
+pub fn kind_ty_full(k: &KeyModel) -> TokenStream {
+    let p = super::private_path();
+    let kind = kind_ident(k);
+    quote!(#p::#kind)
 }
 
-/// Reads field `f` with the reader `__r`.
-fn read_part(f: &Field, format: Format) -> TokenStream {
-    let inner = &f.inner;
-    let sp = f.inner.span();
-    match format {
-        _ if plain_str(f, format) => quote!(__r.str()),
-        Format::Text | Format::Path => quote_spanned!(sp=> __r.text::<#inner>()),
-        Format::Padded(_) => quote_spanned!(sp=> __r.padded::<#inner>()),
-        Format::Signed(_) => quote_spanned!(sp=> __r.signed::<#inner>()),
-        Format::Decimal(..) => quote_spanned!(sp=> __r.decimal::<#inner>()),
-        Format::Reverse => quote_spanned!(sp=> __r.reverse::<#inner>()),
-    }
-}
-
-/// Distinct fields of a key, in template order.
-pub fn key_fields(k: &KeyModel) -> Vec<usize> {
-    k.distinct_fields()
-}
-
-fn internal_fn(k: &KeyModel) -> Ident {
-    format_ident!("__key_{}", k.fn_name)
-}
-
-/// `__TPL_<NAME>`: the template's static description (a free item of
-/// the expansion's `const _` block, like the `__key_*` writers: nothing
-/// outside the block names them, so they need no `pub` or `doc(hidden)`).
-pub fn tpl_name(k: &KeyModel) -> String {
-    format!("__TPL_{}", k.fn_name.to_uppercase())
-}
-
-/// The const describing template `k` to the runtime.
-fn tpl_def(e: &Entity, k: &KeyModel, out: &mut String) {
-    let mut parts = String::new();
-    for part in &k.parts {
-        match part {
-            Part::Lit(l) => w!(parts, "__dk::lit({}),", lit(l)),
-            Part::Field { field, format } => {
-                let f = match *format {
-                    Format::Text => "Text".to_owned(),
-                    Format::Padded(w) => format!("Padded({w}u32)"),
-                    Format::Signed(w) => format!("Signed({w}u32)"),
-                    Format::Decimal(w, pl) => format!("Decimal({w}u32, {pl}u32)"),
-                    Format::Reverse => "Reverse".to_owned(),
-                    Format::Path => "Path".to_owned(),
-                };
-                w!(
-                    parts,
-                    "__dk::part({}, __dk::PartFormat::{f}),",
-                    lit(&e.fields[*field].name())
-                );
-            }
+/// The inherent functions of the keys: `pk(..)` and each index's
+/// `<index>_pk(..)`, the sort-key chains' entry points (their steps are
+/// `chain`'s), `key(..)`, `<index>_key(..)` and the `parse_*` functions.
+pub fn inherent(e: &Entity) -> TokenStream {
+    let mut out = TokenStream::new();
+    for k in e.all_keys() {
+        out.extend(parse_fn(e, k));
+        if k.role == KeyRole::Partition {
+            out.extend(pk_fn(e, k));
         }
     }
-    let of_index = k
-        .index
-        .as_ref()
-        .map(|ix| format!(".of_index({})", lit(ix)))
-        .unwrap_or_default();
-    w!(
-        out,
-        "const {}: &__dk::KeyTemplate = &__dk::KeyTemplate::new({}, {}, &[{parts}]){of_index};",
-        tpl_name(k),
-        lit(&e.discriminator),
-        lit(&k.template)
-    );
-}
-
-/// `#[allow(clippy::too_many_arguments)]` as text, where needed.
-pub fn allow_text(n: usize) -> &'static str {
-    if n > 7 {
-        "#[allow(clippy::too_many_arguments)]"
-    } else {
-        ""
+    out.extend(key_fn(e));
+    for ix in &e.indexes {
+        out.extend(index_key_fn(
+            e,
+            ix.name.as_str(),
+            &ix.snake,
+            &ix.pk,
+            ix.sk.as_ref(),
+        ));
     }
-}
-
-/// `__key_<name>(&fields..) -> Result<String, KeyFormatError>`: the text of
-/// one key. Each non-string write keeps the field type's span (see
-/// [`write_part`]).
-fn text_fn(e: &Entity, k: &KeyModel, t: &Types, out: &mut Code) {
-    let fields = key_fields(k);
-    let params: Vec<String> = fields
-        .iter()
-        .map(|&i| {
-            let f = &e.fields[i];
-            if f.kind == TypeKind::String {
-                format!("{}: &str", f.ident)
-            } else {
-                format!("{}: &{}", f.ident, t.inner[i])
-            }
-        })
-        .collect();
-    let mut body = vec![Piece::Text(format!(
-        "let mut __w = __dk::KeyWriter::new({});",
-        tpl_name(k)
-    ))];
-    for part in &k.parts {
-        if let Part::Field { field, format } = part {
-            let f = &e.fields[*field];
-            let id = &f.ident;
-            if plain_str(f, *format) {
-                body.push(Piece::Text(format!("__w.str({id})?;")));
-            } else {
-                let w = write_part(f, *format, &quote!(#id));
-                body.push(Piece::Tokens(quote!(#w?;)));
-            }
-        }
-    }
-    body.push(Piece::Text("__w.finish()".to_owned()));
-    out.hybrid_fn(
-        &format!(
-            "{} fn __key_{}({}) -> __dk::Result<__dk::String, __dk::KeyFormatError>",
-            allow_text(fields.len()),
-            k.fn_name,
-            params.join(", ")
-        ),
-        body,
-    );
-}
-
-/// Calls `__key_<name>` with the entity's own fields (`&self.f`, or the
-/// bound names inside a sparse-index block): the `Result` itself.
-pub fn call_key_fn(e: &Entity, k: &KeyModel, bound: bool) -> TokenStream {
-    let name = internal_fn(k);
-    let args = key_fields(k).into_iter().map(|i| {
-        let id = &e.fields[i].ident;
-        if bound {
-            quote!(#id)
-        } else {
-            quote!(&self.#id)
-        }
-    });
-    quote!(#name(#(#args),*))
-}
-
-/// [`call_key_fn`] as text: `__key_<name>(a, b)` over the bound names
-/// (`bound`) or `&self.a` (otherwise).
-pub fn call_text(e: &Entity, k: &KeyModel, bound: bool) -> String {
-    let args: Vec<String> = key_fields(k)
-        .into_iter()
-        .map(|i| {
-            let id = &e.fields[i].ident;
-            if bound {
-                id.to_string()
-            } else {
-                format!("&self.{id}")
-            }
-        })
-        .collect();
-    format!("__key_{}({})", k.fn_name, args.join(", "))
-}
-
-fn parse_fn(e: &Entity, k: &KeyModel, t: &Types, out: &mut Code) {
-    let mut body = vec![Piece::Text(format!(
-        "let mut __r = __dk::KeyReader::new({}, key)?;",
-        tpl_name(k)
-    ))];
-    let mut outs = String::new();
-    let mut tys = String::new();
-    for part in &k.parts {
-        if let Part::Field { field, format } = part {
-            let f = &e.fields[*field];
-            let id = format_ident!("__f_{}", f.ident);
-            if plain_str(f, *format) {
-                body.push(Piece::Text(format!("let {id} = __r.str()?;")));
-            } else {
-                let read = read_part(f, *format);
-                body.push(Piece::Tokens(quote!(let #id = #read?;)));
-            }
-            w!(outs, "{id},");
-            w!(tys, "{},", t.inner[*field]);
-        }
-    }
-    body.push(Piece::Text(format!("__r.end()?; __dk::Ok(({outs}))")));
-    let doc = lit(&format!(
-        "Parses a stored `{}` key (`{}`) back into its fields, in template order.",
-        k.attr, k.template
-    ));
-    out.hybrid_fn(
-        &format!(
-            "#[doc = {doc}] pub fn parse_{}(key: &str) -> __dk::Result<({tys}), __dk::KeyFormatError>",
-            k.fn_name
-        ),
-        body,
-    );
-}
-
-/// A public parameter's type as text: `impl AsRef<str>` or `impl Borrow<T>`.
-pub fn arg_text(e: &Entity, t: &Types, i: usize) -> String {
-    if e.fields[i].kind == TypeKind::String {
-        "impl __dk::AsRef<str>".to_owned()
-    } else {
-        format!("impl __dk::Borrow<{}>", t.inner[i])
-    }
-}
-
-/// The public parameters of the fields of some keys, each field once in
-/// template order: see [`params_of`].
-pub fn public_params<'a>(
-    e: &Entity,
-    t: &Types,
-    keys: impl IntoIterator<Item = &'a KeyModel>,
-) -> (String, String, usize) {
-    let mut fields: Vec<usize> = Vec::new();
-    for k in keys {
-        for f in key_fields(k) {
-            if !fields.contains(&f) {
-                fields.push(f);
-            }
-        }
-    }
-    let (params, rebinds) = params_of(e, t, &fields);
-    (params, rebinds, fields.len())
-}
-
-/// The public parameters of some fields (`impl AsRef<str>` /
-/// `impl Borrow<T>`), and the lines rebinding them as plain references
-/// for the internal key functions.
-pub fn params_of(e: &Entity, t: &Types, fields: &[usize]) -> (String, String) {
-    let params: Vec<String> = fields
-        .iter()
-        .map(|&i| format!("{}: {}", e.fields[i].ident, arg_text(e, t, i)))
-        .collect();
-    let mut rebinds = String::new();
-    for &i in fields {
-        let f = &e.fields[i];
-        if f.kind == TypeKind::String {
-            w!(rebinds, "let {0}: &str = {0}.as_ref();", f.ident);
-        } else {
-            w!(
-                rebinds,
-                "let {0}: &{1} = {0}.borrow();",
-                f.ident,
-                t.inner[i]
-            );
-        }
-    }
-    (params.join(", "), rebinds)
-}
-
-/// `__dk::Some("x")` or `__dk::None`, as text.
-pub fn opt_text(s: &Option<String>) -> String {
-    match s {
-        Some(s) => format!("__dk::Some({})", lit(s)),
-        None => "__dk::None".to_owned(),
-    }
+    out
 }
 
 /// The public partition-key function, e.g. `pk(org)` or `gsi1_pk(team)`.
-fn pk_fn(e: &Entity, k: &KeyModel, t: &Types, out: &mut String) {
-    let (params, rebinds, n) = public_params(e, t, [k]);
-    let doc = lit(&format!(
+fn pk_fn(e: &Entity, k: &KeyModel) -> TokenStream {
+    let p = dk();
+    let ident = &e.ident;
+    let name = format_ident!("{}", k.fn_name);
+    let fields = k.distinct_fields();
+    let params = fields.iter().map(|&i| param(e, i));
+    let allow = allow_args(fields.len());
+    let kind = kind_ty(k);
+    let doc = format!(
         "The partition key `{}` = `{}`{}.",
         k.attr,
-        k.template,
+        k.tpl.text,
         of_index(k)
-    ));
-    w!(
-        out,
-        "#[doc = {doc}] {} pub fn {}({params}) -> __dk::Result<__dk::PartitionKey<{}, __dk::{}>, __dk::KeyFormatError> {{ \
-         {rebinds} __dk::Ok(__dk::PartitionKey::__new({}, {}, {}?)) }}",
-        allow_text(n),
-        k.fn_name,
-        e.ident,
-        k.kind_name(),
-        opt_text(&k.index),
-        lit(&k.attr),
-        call_text(e, k, true)
     );
-}
-
-pub struct KeyCode {
-    /// Items in the user's module (condition structs).
-    pub outer: TokenStream,
-    /// Free items and impls of the scoped block.
-    pub impls: Code,
-    /// Associated functions.
-    pub inherent: Code,
-}
-
-pub fn keys(e: &Entity, vis: &syn::Visibility, t: &Types) -> KeyCode {
-    let ident = &e.ident;
-    let mut outer = Vec::new();
-    let mut impls = Code::default();
-    let mut inherent = Code::default();
-
-    let mut all: Vec<&KeyModel> = vec![&e.pk];
-    all.extend(e.sk.iter());
-    for ix in &e.indexes {
-        // A local index's partition key is the table's, under the index's name.
-        all.push(&ix.pk);
-        all.extend(ix.sk.iter());
+    let body = body(e.stub, || {
+        let b = builder(e, k, false, &from_params);
+        quote!(#b.partition())
+    });
+    quote! {
+        #[doc = #doc]
+        #allow
+        pub fn #name(#(#params),*) -> #p::Result<#p::PartitionKey<#ident, #kind>, #p::KeyFormatError> #body
     }
-    for k in &all {
-        tpl_def(e, k, &mut impls.text);
-        text_fn(e, k, t, &mut impls);
-        parse_fn(e, k, t, &mut inherent);
-        if k.role == KeyRole::Sort {
-            let o = super::chain::cond_chain(e, k, vis, t, &mut impls, &mut inherent);
-            outer.push(o);
-        } else {
-            pk_fn(e, k, t, &mut inherent.text);
+}
+
+/// `key(..)`: the table key from the partition key's fields, then the sort
+/// key's that are not in it.
+fn key_fn(e: &Entity) -> TokenStream {
+    let p = dk();
+    let ident = &e.ident;
+    let fields = fields_of(std::iter::once(&e.pk).chain(e.sk.iter()));
+    let params = fields.iter().map(|&i| param(e, i));
+    let allow = allow_args(fields.len());
+    let doc = format!(
+        "The table key of one `{ident}`: `{}` = `{}`{}.",
+        e.pk.attr,
+        e.pk.tpl.text,
+        e.sk.as_ref()
+            .map(|s| format!(", `{}` = `{}`", s.attr, s.tpl.text))
+            .unwrap_or_default()
+    );
+    let body = body(e.stub, || {
+        let pk = builder(e, &e.pk, false, &from_params);
+        let sk = opt_builder(e, e.sk.as_ref(), &from_params);
+        quote!(#pk.table_key(#sk))
+    });
+    quote! {
+        #[doc = #doc]
+        #allow
+        pub fn key(#(#params),*) -> #p::Result<#p::Key<#ident>, #p::KeyFormatError> #body
+    }
+}
+
+/// `Some(builder)` of an optional key, or `None`.
+pub fn opt_builder(
+    e: &Entity,
+    k: Option<&KeyModel>,
+    val: &dyn Fn(usize, &Field) -> Val,
+) -> TokenStream {
+    let p = dk();
+    match k {
+        Some(k) => {
+            let b = builder(e, k, false, val);
+            quote!(#p::Some(#b))
+        }
+        None => quote!(#p::None),
+    }
+}
+
+/// `<index>_key(..)`: the key texts (partition, sort) an item gets in an
+/// index.
+fn index_key_fn(
+    e: &Entity,
+    index: &str,
+    snake: &str,
+    pk: &KeyModel,
+    sk: Option<&KeyModel>,
+) -> TokenStream {
+    let p = dk();
+    let name = format_ident!("{}_key", snake);
+    let fields = fields_of(std::iter::once(pk).chain(sk));
+    let params = fields.iter().map(|&i| param(e, i));
+    let allow = allow_args(fields.len());
+    let doc = format!("The key texts (partition, sort) an item gets in index `{index}`.");
+    let body = body(e.stub, || {
+        let pkb = builder(e, pk, false, &from_params);
+        let skb = opt_builder(e, sk, &from_params);
+        quote!(#pkb.index_key(#skb))
+    });
+    quote! {
+        #[doc = #doc]
+        #allow
+        pub fn #name(#(#params),*) -> #p::Result<(#p::String, #p::Option<#p::String>), #p::KeyFormatError> #body
+    }
+}
+
+/// `parse_<key>(text)`: a stored key back into its fields, in template
+/// order.
+fn parse_fn(e: &Entity, k: &KeyModel) -> TokenStream {
+    let p = dk();
+    let name = format_ident!("parse_{}", k.fn_name);
+    let doc = format!(
+        "Parses a stored `{}` key (`{}`) back into its fields, in template order.",
+        k.attr, k.tpl.text
+    );
+    let mut tys = Vec::new();
+    let mut reads = Vec::new();
+    let r = crate::unraw::local("r");
+    for part in &k.parts {
+        if let Part::Field { field, format, .. } = part {
+            let f = &e.fields[*field];
+            let sp = f.inner.span();
+            let m = format_ident!("{}", method(f, *format));
+            tys.push(if f.synthetic {
+                quote!(())
+            } else {
+                let ty = &f.inner;
+                quote!(#ty)
+            });
+            let ty = (!plain_str(f, *format)).then(|| {
+                let inner = &f.inner;
+                quote_spanned!(sp=> ::<#inner>)
+            });
+            reads.push(quote_spanned!(sp=> #r.#m #ty ()?));
         }
     }
-
-    // Table key: `key(..)` from the pk fields then the sk fields not in pk.
-    let (params, rebinds, n) = public_params(e, t, std::iter::once(&e.pk).chain(e.sk.iter()));
-    let sk = match &e.sk {
-        Some(sk) => format!(
-            "__dk::Some(({}, {}?))",
-            lit(&sk.attr),
-            call_text(e, sk, true)
-        ),
-        None => "__dk::None".to_owned(),
-    };
-    let doc = lit(&format!(
-        "The table key of one `{}`: `{}` = `{}`{}.",
-        ident,
-        e.pk.attr,
-        e.pk.template,
-        e.sk.as_ref()
-            .map(|s| format!(", `{}` = `{}`", s.attr, s.template))
-            .unwrap_or_default()
-    ));
-    w!(
-        inherent.text,
-        "#[doc = {doc}] {} pub fn key({params}) -> __dk::Result<__dk::Key<{ident}>, __dk::KeyFormatError> {{ \
-         {rebinds} __dk::Ok(__dk::Key::__new({}, {}?, {sk})) }}",
-        allow_text(n),
-        lit(&e.pk.attr),
-        call_text(e, &e.pk, true)
+    let tpl = tpl_name(k);
+    let body = body(
+        e.stub,
+        || quote!(#p::parse(#tpl, key, |#r| #p::Ok((#(#reads,)*)))),
     );
-
-    // Index keys: `<index>_key(..)` → (pk text, sk text).
-    for ix in &e.indexes {
-        let (params, rebinds, n) = public_params(e, t, std::iter::once(&ix.pk).chain(ix.sk.iter()));
-        let sk = match &ix.sk {
-            Some(sk) => format!("__dk::Some({}?)", call_text(e, sk, true)),
-            None => "__dk::None".to_owned(),
-        };
-        let doc = lit(&format!(
-            "The key texts (partition, sort) an item gets in index `{}`.",
-            ix.name
-        ));
-        w!(
-            inherent.text,
-            "#[doc = {doc}] {} pub fn {}_key({params}) -> __dk::Result<(__dk::String, __dk::Option<__dk::String>), __dk::KeyFormatError> {{ \
-             {rebinds} __dk::Ok(({}?, {sk})) }}",
-            allow_text(n),
-            ix.snake,
-            call_text(e, &ix.pk, true)
-        );
-    }
-    KeyCode {
-        outer: quote!(#(#outer)*),
-        impls,
-        inherent,
+    quote! {
+        #[doc = #doc]
+        pub fn #name(key: &str) -> #p::Result<(#(#tys,)*), #p::KeyFormatError> #body
     }
 }

@@ -1,26 +1,31 @@
-//! Code generation from a checked model. Nothing here reports user errors.
+//! Code generation from a checked model, in tokens (`quote!`,
+//! `format_ident!`). Nothing here reports user errors: a model with
+//! mistakes is generated as stubs (`Entity::stub`), the API with bodies
+//! that never run, so a mistake is only its own errors.
 //!
-//! Most of the output is written as source text and lexed by rustc in one
-//! call (`text`); what must point an error at the user's code (a field type
-//! in a trait call, a validator's path, the DYNA227 traps' names) stays
-//! tokens that carry the user's spans.
+//! What every user pays for on every edit is the size of the expansion
+//! (rustc parses, resolves, lowers and hashes it again after any change),
+//! so the generators write little per entity: the logic is generic in the
+//! runtime and each key, setter or field is one call into it.
 
+pub mod attrs;
+pub mod bounds;
 pub mod chain;
 pub mod codec;
 pub mod entity;
 pub mod keys;
+pub mod meta;
+pub mod metadata;
 pub mod projection;
 pub mod setters;
 pub mod table;
-pub mod text;
 pub mod union;
 pub mod update;
-pub mod update_bounds;
 pub mod value;
 
 use std::cell::RefCell;
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
 thread_local! {
@@ -47,42 +52,53 @@ impl Drop for CrateScope {
     }
 }
 
-/// The full path of the runtime's private module: `::dynakey::__private`,
-/// or `<crate>::__private` under `#[dynamo(crate = "..")]`. Only items that
-/// must sit in the user's module (structs) name it; everything else goes
-/// through the short alias [`private`] inside a [`scoped`] block.
-pub fn private_path() -> TokenStream {
+/// The path of the `dynakey` crate: `::dynakey`, or the `crate = ".."`
+/// option's.
+pub fn crate_path() -> TokenStream {
     CRATE.with(|c| match &*c.borrow() {
-        Some(path) => quote!(#path::__private),
-        None => quote!(::dynakey::__private),
+        Some(path) => quote!(#path),
+        None => quote!(::dynakey),
     })
 }
 
-/// What generated code reaches the runtime through inside a [`scoped`]
-/// block: the alias `__dk`. Short paths are most of why the expansion is a
-/// third of what it was, and expansion size is what every user pays for on
-/// every edit.
-///
-/// An `Ident` rather than a `TokenStream`: interpolating an identifier
-/// pushes one token, while a token stream is concatenated as a stream.
-pub fn private() -> proc_macro2::Ident {
-    proc_macro2::Ident::new("__dk", proc_macro2::Span::call_site())
+/// The full path of the runtime's private module. Only items that must sit
+/// in the user's module (structs) name it; everything else goes through
+/// the alias [`dk`] inside a [`scoped`] block.
+pub fn private_path() -> TokenStream {
+    let krate = crate_path();
+    quote!(#krate::__private)
 }
 
-/// `const _: () = { use <private path> as __dk; items };`: impls (trait
-/// and inherent) are global wherever they are written, so they can live in
-/// an anonymous block that brings the alias without adding a name to the
-/// user's module.
-/// `dead_code` is allowed in the block: the key templates and writers
-/// are free items there, and not every entity calls each of them.
+/// `__dk`, the alias of the runtime's private module in a [`scoped`]
+/// block. Short paths are much of what keeps the expansion small.
+pub fn dk() -> Ident {
+    Ident::new("__dk", Span::call_site())
+}
+
+/// `const _: () = { use <private path> as __dk; items };`: impls and the
+/// items only they use live in an anonymous block that adds no name to the
+/// user's module. `dead_code` is allowed there: not every entity calls
+/// every helper item.
 pub fn scoped(items: TokenStream) -> TokenStream {
     let full = private_path();
     quote! {
-        #[allow(non_camel_case_types, dead_code)]
+        #[allow(non_camel_case_types, non_snake_case, dead_code, clippy::all)]
         const _: () = {
             #[allow(unused_imports)]
             use #full as __dk;
             #items
         };
+    }
+}
+
+/// A function body: `real`, or a stub that never runs when the derive
+/// failed (its call sites then add no error of their own).
+pub fn body(stub: bool, real: impl FnOnce() -> TokenStream) -> TokenStream {
+    if stub {
+        let p = dk();
+        quote!({ #p::stub() })
+    } else {
+        let b = real();
+        quote!({ #b })
     }
 }

@@ -6,11 +6,11 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::private;
+use super::private_path;
 use crate::model::ProjectionModel;
 
 pub fn expand(m: &ProjectionModel) -> TokenStream {
-    let p = private();
+    let p = private_path();
     let ident = &m.ident;
     let of = &m.of;
     // At the field's type, so DYNA119 points at it.
@@ -21,6 +21,7 @@ pub fn expand(m: &ProjectionModel) -> TokenStream {
         quote!(#id: #p::decode_field::<#ty>(__item, <#of>::attrs().#id.name(), &__path)?)
     });
     quote! {
+        #[automatically_derived]
         impl #p::Projection for #ident {
             type Entity = #of;
             fn attrs() -> ::std::vec::Vec<&'static str> {

@@ -1,225 +1,337 @@
-//! The setters of a typed update, and the DYNA227 traps of table-key
-//! fields. Each setter records the value in the runtime's `UpdateCore`
-//! (which encodes it into the update expression), keeps it when an index
-//! key reads it, and moves the builder's typestate.
+//! The setters of a typed update, the setters of key groups, and the
+//! DYNA227 traps of table-key fields. Each setter records the value in the
+//! runtime's `UpdateCore` (which encodes it into the update expression),
+//! keeps it when an index key reads it, and moves the builder's typestate:
+//!
+//! - an input of a key with two or more open inputs becomes `Set` (or
+//!   `Removed`): DYNA226 checks the key's other inputs;
+//! - a field a new item needs becomes `Mark<M, S>`: unchanged in a patch,
+//!   so a patch may set it conditionally, and `Set` in an upsert, which
+//!   must set it (DYNA228);
+//! - any other field keeps the builder's type.
+//!
+//! A key group's setter (`set_gsi1_sk(status, placed)`) sets every input
+//! of the keys that share them, so it keeps the type of a patch whatever
+//! the update does: the way to set key inputs conditionally.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::text::{lit, w, Code, Piece};
+use super::dk;
 use super::update::Gen;
+use crate::model::{Entity, Field, KeyGroup, MaintainedKey};
 use crate::types::{self, TypeKind};
+use crate::unraw::local;
 
-/// One setter: its signature, and its body with the validator's call (when
-/// the field has one, as tokens: its path keeps its span) between two runs
-/// of text.
-fn setter(m: &mut Code, sig: &str, pre: &str, check: Option<TokenStream>, post: &str) {
-    let mut body = vec![Piece::Text(pre.to_owned())];
-    body.extend(check.map(Piece::Tokens));
-    body.push(Piece::Text(post.to_owned()));
-    m.hybrid_fn(sig, body);
+/// The name of a key group's setter: `set_` and its keys' names.
+pub fn group_setter(e: &Entity, keys: &[MaintainedKey], g: &KeyGroup) -> Ident {
+    let names: Vec<String> = g
+        .keys
+        .iter()
+        .map(|&k| e.key_of(&keys[k]).fn_name.clone())
+        .collect();
+    format_ident!("set_{}", names.join("_and_"))
 }
 
 impl Gen<'_> {
-    /// The builder's methods (as text, and as tokens those that keep a
-    /// span of the user's), with the DYNA227 traps of table-key fields
-    /// written to `src`.
-    pub(super) fn setters(&self, src: &mut String) -> Code {
+    /// `Self`, or the builder with field `i` moved to `state`.
+    fn to_state(&self, i: usize, state: TokenStream) -> (TokenStream, TokenStream) {
+        match self.state_of(i) {
+            Some(pos) => (self.retyped(&[(pos, state)]), self.rebuilt()),
+            None => (quote!(Self), quote!(self)),
+        }
+    }
+
+    /// The state a setter of field `i` leaves it in: `Set` for a DYNA226
+    /// input, `Mark<M, S>` for a field only an upsert must set.
+    fn set_state(&self, i: usize) -> TokenStream {
+        let p = dk();
+        let dyna226 = self
+            .u
+            .keys
+            .iter()
+            .any(|k| k.open.len() >= 2 && k.open.contains(&i));
+        match self.state_of(i) {
+            Some(pos) if !dyna226 => {
+                let (m, s) = (&self.mode, &self.params[pos]);
+                quote!(#p::Mark<#m, #s>)
+            }
+            _ => quote!(#p::Set),
+        }
+    }
+
+    /// The statements that set field `i` from `value`: the core encodes it
+    /// (and a validator checks it); a key input is kept for the keys.
+    fn set_stmts(&self, i: usize, value: &Ident) -> TokenStream {
+        let p = dk();
+        let f = &self.e.fields[i];
+        let (attr, name, ty) = (&f.attr, &f.name.text, &f.ty);
+        let v = local("v");
+        let set = if f.serde() {
+            quote!(self.__c.set_serde::<#ty>(#attr, #name, #value))
+        } else if f.ttl() {
+            quote!(self.__c.set_ttl::<#ty>(#attr, #value))
+        } else if f.omit_empty() {
+            quote!(self.__c.set_omit_empty::<#ty>(#attr, #value))
+        } else {
+            quote!(self.__c.set::<#ty>(#attr, #value))
+        };
+        let slot = self
+            .u
+            .slots
+            .contains(&i)
+            .then(|| self.val_index(i))
+            .flatten();
+        match (&f.validate, slot) {
+            (None, None) => quote!(#set;),
+            (None, Some(at)) => quote!(self.__c.vals.#at = #p::Some(#set);),
+            (Some(path), slot) => {
+                // A validator runs on the value set; a refusal is sent nowhere.
+                let check = if f.optional {
+                    quote!(if let #p::Some(x) = &#v { self.__c.check(#name, #path(x)); })
+                } else {
+                    quote!(self.__c.check(#name, #path(&#v));)
+                };
+                let store = slot.map(|at| quote!(self.__c.vals.#at = #p::Some(#v);));
+                quote!(let #v = #set; #check #store)
+            }
+        }
+    }
+
+    /// The builder's methods, and the DYNA227 traps of table-key fields.
+    pub fn setters(&self) -> TokenStream {
+        let p = dk();
         let e = self.e;
-        let ident = &e.ident;
-        let builder = &self.builder;
-        let mut m = Code::default();
-        for (i, f) in e.fields.iter().enumerate() {
+        let b = &self.builder;
+        let m = &self.mode;
+        let ps = &self.params;
+        let args = self.args();
+        let value = local("value");
+        let mut methods = TokenStream::new();
+        for (i, f) in e.struct_fields() {
             if f.skip() || f.version() {
                 continue;
             }
-            let id = &f.ident;
-            let name = f.ident.to_string();
-            let attr = lit(&f.attr);
-            let ty = &self.t.ty[i];
-            let inner = &self.t.inner[i];
             if self.u.table_key.contains(&i) {
-                let tr = format!("__{ident}Dyna227_{id}");
-                let msg = lit(&format!(
-                    "DYNA227: `{name}` is part of the table key of `{ident}` and cannot be updated"
-                ));
-                let note = lit("a key is the item's identity: delete it and put it under the new key in one transaction with `db.move_item(old_key, &new_item)`");
-                w!(
-                    src,
-                    "#[diagnostic::on_unimplemented(message = {msg}, label = \"this sets a table-key field\", note = {note})] \
-                     pub trait {tr} {{}}"
-                );
-                // Tokens: the names carry the entity's and the field's
-                // spans, so the error's "required by" note shows the field.
-                let set_fn = format_ident!("set_{}", id);
-                let tr = format_ident!("__{}Dyna227_{}", ident, id);
-                m.tokens.extend(quote! {
-                    #[doc(hidden)]
-                    pub fn #set_fn<__V: #tr>(self, _value: __V) -> Self {
-                        self
-                    }
-                });
+                methods.extend(self.trap(f));
                 continue;
             }
-            let pos = self.state_of(i);
-            // The struct rebuilt in place rather than through a generic
-            // helper: one function fewer to instantiate for every state an
-            // update passes through.
-            let to = |state: &str| -> (String, String) {
-                match pos {
-                    Some(pos) => (
-                        self.retyped(pos, state),
-                        format!("{builder} {{ __c: self.__c, __s: __dk::PhantomData }}"),
-                    ),
-                    None => ("Self".to_owned(), "self".to_owned()),
-                }
-            };
-            // What the value does to the update expression.
-            let push = if f.serde() {
-                format!(
-                    "self.__c.put_encoded({attr}, __dk::serde_to_attr(&__v, {}));",
-                    lit(&name)
-                )
-            } else if f.ttl() {
-                format!("self.__c.put_encoded({attr}, __dk::Ok(<{ty} as __dk::Ttl>::ttl_to_attr(&__v)));")
-            } else if f.omit_empty() {
-                format!("self.__c.put_omit_empty({attr}, &__v);")
-            } else {
-                format!("self.__c.put({attr}, &__v);")
-            };
-            let slot = self
-                .u
-                .slots
-                .contains(&i)
-                .then(|| self.val_index(i))
-                .flatten();
-            let store = slot
-                .map(|v| format!("self.__c.vals.{v} = __dk::Some(__v);"))
-                .unwrap_or_default();
-            // A validator runs on the value set; a refusal is sent nowhere.
-            let check = f.validate.as_ref().map(|path| {
-                let name = &name;
-                if f.optional {
-                    quote!(if let __dk::Some(__x) = &__v { self.__c.check(#name, #path(__x)); })
-                } else {
-                    quote!(self.__c.check(#name, #path(&__v));)
+            methods.extend(self.field_setters(i, f, &value));
+        }
+        if !e.stub {
+            for g in &self.u.groups {
+                methods.extend(self.group(g));
+            }
+        }
+        if let Some(v) = e.fields.iter().find(|f| f.version()) {
+            let (attr, ty) = (&v.attr, &v.inner);
+            let version = local("version");
+            methods.extend(quote! {
+                /// Only when the stored version is `version` (optimistic lock);
+                /// the update bumps it by one either way.
+                pub fn if_version(mut self, #version: #ty) -> Self {
+                    self.__c.condition(#p::Condition::attr(#attr).eq(#version));
+                    self
                 }
             });
-            let set_doc = lit(&format!(
-                "Sets `{name}`{}.",
-                if f.optional {
-                    " (`None` removes it)"
-                } else {
-                    ""
-                }
-            ));
-            let (ret, body) = to("__dk::Set");
-            let get = format!("let __v: {ty} = __dk::IntoField::into_field(value);");
-            setter(
-                &mut m,
-                &format!("#[doc = {set_doc}] pub fn set_{id}(mut self, value: impl __dk::IntoField<{ty}>) -> {ret}"),
-                &get,
-                check.clone(),
-                &format!("{push} {store} {body}"),
-            );
+        }
+        let cond = local("cond");
+        methods.extend(quote! {
+            /// Adds a condition (joined with AND to any other).
+            pub fn condition(mut self, #cond: #p::Condition) -> Self {
+                self.__c.condition(#cond);
+                self
+            }
+        });
+        quote! {
+            impl<#m: #p::UpdateMode, #(#ps),*> #b #args {
+                #methods
+            }
+        }
+    }
+
+    /// `set_x`, and `remove_x`, `set_x_if_not_exists`, `increment_x`,
+    /// `add_x`, `delete_x`, `append_x` where they apply.
+    fn field_setters(&self, i: usize, f: &Field, value: &Ident) -> TokenStream {
+        let p = dk();
+        let e = self.e;
+        let (attr, ty, inner) = (&f.attr, &f.ty, &f.inner);
+        let stub = e.stub;
+        let value_ty = if stub {
+            quote!(impl ::core::marker::Sized)
+        } else {
+            quote!(impl #p::IntoField<#ty>)
+        };
+        let mut out = TokenStream::new();
+        let (ret, rebuilt) = self.to_state(i, self.set_state(i));
+        let set = f.name.with_prefix("set_");
+        let doc = format!(
+            "Sets `{}`{}.",
+            f.name.text,
             if f.optional {
-                let store_none = slot
-                    .map(|v| format!("self.__c.vals.{v} = __dk::Some(__dk::None);"))
-                    .unwrap_or_default();
-                let rm_doc = lit(&format!("Removes `{name}` (and every index key it feeds)."));
-                let (ret, body) = to("__dk::Removed");
-                w!(
-                    m.text,
-                    "#[doc = {rm_doc}] pub fn remove_{id}(mut self) -> {ret} {{ \
-                     self.__c.remove({attr}); {store_none} {body} }}"
-                );
+                " (`None` removes it)"
+            } else {
+                ""
             }
-            // Expression updates: only for fields that feed no key, since
-            // the new value is not known here.
-            if slot.is_some() || f.serde() || f.ttl() {
-                continue;
-            }
-            let sine_doc = lit(&format!(
-                "Sets `{name}` unless the item has it (`if_not_exists`)."
-            ));
-            setter(
-                &mut m,
-                &format!("#[doc = {sine_doc}] pub fn set_{id}_if_not_exists(mut self, value: impl __dk::IntoField<{ty}>) -> {ret}"),
-                &get,
-                check,
-                &format!("self.__c.with(|__u| __u.set_if_not_exists({attr}, __v)); {body}"),
-            );
-            let mut expr = |name: String, doc: String, arg: &str, call: String, to_set: bool| {
-                let (ret, body) = if to_set {
-                    (ret.clone(), body.clone())
-                } else {
-                    ("Self".to_owned(), "self".to_owned())
-                };
-                w!(
-                    m.text,
-                    "#[doc = {}] pub fn {name}(mut self, {arg}) -> {ret} {{ \
-                     self.__c.with(|__u| __u.{call}); {body} }}",
-                    lit(&doc)
-                );
-            };
-            let raw = &f.attr;
-            if f.kind == TypeKind::Int {
-                let doc = format!("`SET {raw} = {raw} + n`, from 0 when the attribute is absent (an upsert of a new counter starts it).");
-                expr(
-                    format!("increment_{id}"),
-                    doc,
-                    "n: i64",
-                    format!("increment({attr}, n)"),
-                    true,
-                );
-            }
-            if f.kind.is_number() || types::is_set(&f.inner) {
-                let doc = format!("`ADD {raw} v`: a number to add, or set members to add.");
-                expr(
-                    format!("add_{id}"),
-                    doc,
-                    &format!("value: {inner}"),
-                    format!("add({attr}, value)"),
-                    true,
-                );
-            }
-            if types::is_set(&f.inner) {
-                let doc = format!("`DELETE {raw} v`: set members to take out.");
-                expr(
-                    format!("delete_{id}"),
-                    doc,
-                    &format!("value: {inner}"),
-                    format!("delete({attr}, value)"),
-                    false,
-                );
-            }
-            if types::is_list(&f.inner) {
-                let doc = format!("`SET {raw} = list_append({raw}, v)`.");
-                expr(
-                    format!("append_{id}"),
-                    doc,
-                    &format!("value: {inner}"),
-                    format!("append({attr}, value)"),
-                    true,
-                );
-            }
-        }
-        if let Some(i) = e.fields.iter().position(|f| f.version()) {
-            w!(
-                m.text,
-                "/// Only when the stored version is `version` (optimistic lock);\n\
-                 /// the update bumps it by one either way.\n\
-                 pub fn if_version(mut self, version: {}) -> Self {{ \
-                 self.__c.condition(__dk::Condition::attr({}).eq(version)); self }}",
-                self.t.inner[i],
-                lit(&e.fields[i].attr)
-            );
-        }
-        w!(
-            m.text,
-            "/// Adds a condition (joined with AND to any other).\n\
-             pub fn condition(mut self, cond: __dk::Condition) -> Self {{ self.__c.condition(cond); self }}"
         );
-        m
+        let body = super::body(stub, || {
+            let stmts = self.set_stmts(i, value);
+            quote!(#stmts #rebuilt)
+        });
+        let value_param = if stub { quote!(_) } else { quote!(#value) };
+        // A stub's body does not touch `self`.
+        let this = if stub { quote!(self) } else { quote!(mut self) };
+        out.extend(quote! {
+            #[doc = #doc]
+            pub fn #set(#this, #value_param: #value_ty) -> #ret #body
+        });
+        let slot = self.u.slots.contains(&i);
+        if f.optional {
+            let (ret, rebuilt) = self.to_state(i, quote!(#p::Removed));
+            let remove = f.name.with_prefix("remove_");
+            let doc = format!("Removes `{}` (and every index key it feeds).", f.name.text);
+            let store = slot.then(|| {
+                let at = self.val_index(i).expect("a slot");
+                quote!(self.__c.vals.#at = #p::Some(#p::None);)
+            });
+            let body = super::body(stub, || quote!(self.__c.remove(#attr); #store #rebuilt));
+            out.extend(quote! {
+                #[doc = #doc]
+                pub fn #remove(#this) -> #ret #body
+            });
+        }
+        // Expression updates: only for fields that feed no key, since the
+        // new value is not known here.
+        if slot || f.serde() || f.ttl() {
+            return out;
+        }
+        let expr = |name: Ident, doc: String, arg: TokenStream, call: TokenStream, marks: bool| {
+            let (ret, rebuilt) = if marks {
+                (ret.clone(), rebuilt.clone())
+            } else {
+                (quote!(Self), quote!(self))
+            };
+            let body = super::body(stub, || quote!(#call; #rebuilt));
+            quote! {
+                #[doc = #doc]
+                pub fn #name(#this, #arg) -> #ret #body
+            }
+        };
+        out.extend(expr(
+            format_ident!("set_{}_if_not_exists", f.name.ident),
+            format!(
+                "Sets `{}` unless the item has it (`if_not_exists`).",
+                f.name.text
+            ),
+            quote!(#value_param: #value_ty),
+            quote!(self.__c.set_if_not_exists::<#ty>(#attr, #value)),
+            true,
+        ));
+        let set_prefixed = |prefix: &str| f.name.with_prefix(prefix);
+        let raw = &f.attr;
+        if f.kind == TypeKind::Int {
+            let n = local("n");
+            out.extend(expr(
+                set_prefixed("increment_"),
+                format!("`SET {raw} = {raw} + n`, from 0 when the attribute is absent (an upsert of a new counter starts it)."),
+                if stub { quote!(_: i64) } else { quote!(#n: i64) },
+                quote!(self.__c.with(|u| u.increment(#attr, #n))),
+                true,
+            ));
+        }
+        let inner_ty = if stub {
+            quote!(impl ::core::marker::Sized)
+        } else {
+            quote!(#inner)
+        };
+        if f.kind.is_number() || types::is_set(inner) {
+            out.extend(expr(
+                set_prefixed("add_"),
+                format!("`ADD {raw} v`: a number to add, or set members to add."),
+                quote!(#value_param: #inner_ty),
+                quote!(self.__c.with(|u| u.add(#attr, #value))),
+                true,
+            ));
+        }
+        if types::is_set(inner) {
+            out.extend(expr(
+                set_prefixed("delete_"),
+                format!("`DELETE {raw} v`: set members to take out."),
+                quote!(#value_param: #inner_ty),
+                quote!(self.__c.with(|u| u.delete(#attr, #value))),
+                false,
+            ));
+        }
+        if types::is_list(inner) {
+            out.extend(expr(
+                set_prefixed("append_"),
+                format!("`SET {raw} = list_append({raw}, v)`."),
+                quote!(#value_param: #inner_ty),
+                quote!(self.__c.with(|u| u.append(#attr, #value))),
+                true,
+            ));
+        }
+        out
+    }
+
+    /// The setter of a key group: every input of its keys at once, leaving
+    /// each one's state `Mark<M, S>` (a patch keeps its type).
+    fn group(&self, g: &KeyGroup) -> TokenStream {
+        let p = dk();
+        let e = self.e;
+        let name = group_setter(e, &self.u.keys, g);
+        let params = g.fields.iter().map(|&i| {
+            let f = &e.fields[i];
+            let (id, ty) = (&f.name.ident, &f.ty);
+            quote!(#id: impl #p::IntoField<#ty>)
+        });
+        let stmts = g
+            .fields
+            .iter()
+            .map(|&i| self.set_stmts(i, &e.fields[i].name.ident));
+        let states: Vec<(usize, TokenStream)> = g
+            .fields
+            .iter()
+            .filter_map(|&i| {
+                let pos = self.state_of(i)?;
+                let (m, s) = (&self.mode, &self.params[pos]);
+                Some((pos, quote!(#p::Mark<#m, #s>)))
+            })
+            .collect();
+        let ret = self.retyped(&states);
+        let rebuilt = self.rebuilt();
+        let keys: Vec<String> = g
+            .keys
+            .iter()
+            .map(|&k| {
+                let key = e.key_of(&self.u.keys[k]);
+                format!("`{}` = `{}`", key.attr, key.tpl.text)
+            })
+            .collect();
+        let doc = format!(
+            "Sets every input of {} at once: a patch keeps its type, so this is how an update sets them conditionally.",
+            keys.join(" and ")
+        );
+        let allow = super::keys::allow_args(g.fields.len());
+        quote! {
+            #[doc = #doc]
+            #allow
+            pub fn #name(mut self, #(#params),*) -> #ret {
+                #(#stmts)*
+                #rebuilt
+            }
+        }
+    }
+
+    /// A table-key field's setter, which does not compile (DYNA227).
+    fn trap(&self, f: &Field) -> TokenStream {
+        let p = dk();
+        let set = f.name.with_prefix("set_");
+        quote! {
+            #[doc(hidden)]
+            pub fn #set(self, _: impl #p::TableKeyField) -> Self {
+                self
+            }
+        }
     }
 }

@@ -4,12 +4,11 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::private;
-use super::table::const_check;
+use super::{crate_path, private_path};
 use crate::model::Union;
 
 pub fn expand(u: &Union) -> TokenStream {
-    let p = private();
+    let p = private_path();
     let ident = &u.ident;
     let metas = u
         .variants
@@ -22,23 +21,25 @@ pub fn expand(u: &Union) -> TokenStream {
             }
         }
     });
-    // DYNA301/302: checked by the compiler once the entities' metadata is
-    // known (the derive cannot see other types' attributes).
-    let name = ident.to_string();
-    let mut checks = Vec::new();
-    for (i, (_, ta)) in u.variants.iter().enumerate() {
-        for (_, tb) in u.variants.iter().skip(i + 1) {
-            let (ma, mb) = (
-                quote!(<#ta as #p::Entity>::META),
-                quote!(<#tb as #p::Entity>::META),
-            );
-            checks.push(const_check(
-                quote!(#p::table_check::union_pair(#name, #ma, #mb)),
-            ));
-        }
-    }
+    // DYNA301/302: checked at expansion through the entities' metadata
+    // macros (the derive cannot see other types' attributes).
+    let krate = crate_path();
+    let paths: Vec<syn::Path> = u
+        .variants
+        .iter()
+        .filter_map(|(_, ty)| match ty {
+            syn::Type::Path(p) if p.qself.is_none() => Some(p.path.clone()),
+            _ => None,
+        })
+        .collect();
+    let chain = super::table::chain(
+        "union",
+        quote!(name(#ident) krate(#krate) entities(#(#paths),*)),
+        &paths,
+    );
     quote! {
-        #(#checks)*
+        #chain
+        #[automatically_derived]
         impl #p::EntityUnion for #ident {
             const VARIANTS: &'static [&'static #p::EntityMeta] = &[#(#metas),*];
             fn decode_variant(__d: &str, __item: &#p::Item) -> #p::Option<#p::Result<Self, #p::DecodeError>> {
@@ -51,12 +52,13 @@ pub fn expand(u: &Union) -> TokenStream {
 
 /// Emitted beside the errors when the derive fails.
 pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
-    let p = private();
+    let p = private_path();
     let ident = &input.ident;
     if !input.generics.params.is_empty() || !matches!(input.data, syn::Data::Enum(_)) {
         return TokenStream::new();
     }
     quote! {
+        #[automatically_derived]
         impl #p::EntityUnion for #ident {
             const VARIANTS: &'static [&'static #p::EntityMeta] = &[];
             fn decode_variant(_: &str, _: &#p::Item) -> #p::Option<#p::Result<Self, #p::DecodeError>> {

@@ -2,19 +2,22 @@
 //! stored name (S) that can also be key parts.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 
-use super::codec::{decode_fields, encode_fields};
-use super::private;
+use super::codec::construct;
+use super::private_path;
 use crate::model::Value;
+use crate::unraw::local;
 
 pub fn expand(v: &Value) -> TokenStream {
-    let p = private();
+    let p = private_path();
     match v {
         Value::Enum { ident, variants } => {
             let idents: Vec<_> = variants.iter().map(|(i, _)| i).collect();
             let names: Vec<_> = variants.iter().map(|(_, n)| n).collect();
             quote! {
+                #[automatically_derived]
                 impl #ident {
                     #[doc(hidden)]
                     pub const __NAMES: &'static [&'static str] = &[#(#names),*];
@@ -23,6 +26,7 @@ pub fn expand(v: &Value) -> TokenStream {
                         match self { #(Self::#idents => #names,)* }
                     }
                 }
+                #[automatically_derived]
                 impl #p::Attr for #ident {
                     fn to_attr(&self) -> #p::Option<#p::AttributeValue> {
                         #p::Some(#p::AttributeValue::S(#p::String::from(self.dynamo_name())))
@@ -37,6 +41,7 @@ pub fn expand(v: &Value) -> TokenStream {
                         }
                     }
                 }
+                #[automatically_derived]
                 impl #p::KeyText for #ident {
                     fn write_text(&self, __out: &mut #p::String) -> #p::Result<(), #p::KeyPartError> {
                         __out.push_str(self.dynamo_name());
@@ -52,23 +57,34 @@ pub fn expand(v: &Value) -> TokenStream {
             }
         }
         Value::Struct { ident, fields } => {
-            let encode = encode_fields(fields);
-            let decode = decode_fields(fields);
+            let item = local("item");
+            let puts = fields.iter().filter(|f| f.stored()).map(|f| {
+                let (id, ty, attr) = (&f.name.ident, &f.ty, &f.attr);
+                let put = if f.omit_empty() {
+                    quote_spanned!(ty.span()=> #p::put_attr_omit_empty::<#ty>)
+                } else {
+                    quote_spanned!(ty.span()=> #p::put_attr::<#ty>)
+                };
+                quote!(#put(&mut #item, #attr, &self.#id);)
+            });
             let n = fields.len();
+            let r = local("r");
+            let value = construct(fields, &r);
             quote! {
+                #[automatically_derived]
                 impl #p::Attr for #ident {
                     fn to_attr(&self) -> #p::Option<#p::AttributeValue> {
-                        let mut __item: #p::Item = #p::HashMap::with_capacity(#n);
-                        #encode
-                        #p::Some(#p::AttributeValue::M(__item))
+                        let mut #item: #p::Item = #p::HashMap::with_capacity(#n);
+                        #(#puts)*
+                        #p::Some(#p::AttributeValue::M(#item))
                     }
                     fn from_attr(__v: &#p::AttributeValue, __path: &#p::AttrPath<'_>) -> #p::Result<Self, #p::DecodeError> {
-                        let __path = *__path;
                         let __item = match __v {
                             #p::AttributeValue::M(__m) => __m,
-                            __other => return #p::Err(#p::DecodeError::mismatch(&__path, "M (map)", __other)),
+                            __other => return #p::Err(#p::DecodeError::mismatch(__path, "M (map)", __other)),
                         };
-                        #p::Ok(Self { #decode })
+                        let #r = #p::ItemReader::nested(__item, *__path);
+                        #p::Ok(#value)
                     }
                 }
             }
@@ -79,13 +95,14 @@ pub fn expand(v: &Value) -> TokenStream {
 /// Emitted beside the errors when the derive fails: the impls other code
 /// relies on, so a mistake here is one error, not one per use.
 pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
-    let p = private();
+    let p = private_path();
     let ident = &input.ident;
     if !input.generics.params.is_empty() {
         return TokenStream::new();
     }
     let key_text = matches!(input.data, syn::Data::Enum(_)).then(|| {
         quote! {
+            #[automatically_derived]
             impl #p::KeyText for #ident {
                 fn write_text(&self, _: &mut #p::String) -> #p::Result<(), #p::KeyPartError> {
                     ::core::panic!("the DynamoValue derive failed")
@@ -97,6 +114,7 @@ pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
         }
     });
     quote! {
+        #[automatically_derived]
         impl #p::Attr for #ident {
             fn to_attr(&self) -> #p::Option<#p::AttributeValue> {
                 ::core::panic!("the DynamoValue derive failed")

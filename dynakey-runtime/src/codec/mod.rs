@@ -3,12 +3,18 @@
 
 mod impls;
 mod path;
+mod reader;
+mod ttl;
 
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
 pub use path::{describe as describe_value, AttrPath, DecodeError};
+#[doc(hidden)]
+pub use reader::{check_discriminator, serde_from_item, ItemReader};
+#[doc(hidden)]
+pub use ttl::Ttl;
 
 /// A DynamoDB item: attribute names to values.
 ///

@@ -11,7 +11,6 @@ use time::macros::datetime;
 use super::{EntityDesign, TableDesign};
 use crate::entity::{EntityMeta, IndexKind, IndexMeta, KeyMeta};
 use crate::key::{KeyWriter, PartFormat, TemplatePart};
-use crate::table_check::{has_path, overlap_at};
 
 /// Where a key lives: the table or an index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -334,21 +333,29 @@ pub(crate) fn overlaps(d: &TableDesign) -> Vec<Overlap<'static>> {
                 if x.entity == y.entity {
                     continue;
                 }
-                let Some(o) = overlap_at(None, x.pk, x.sk, y.pk, y.sk) else {
+                // `x`'s sort-key prefix swallows `y`'s in a partition
+                // they can share.
+                let (Some(a_sk), Some(b_sk)) = (x.sk, y.sk) else {
                     continue;
                 };
+                if x.pk.prefix != y.pk.prefix || !b_sk.prefix.starts_with(a_sk.prefix) {
+                    continue;
+                }
                 // Equal prefixes overlap both ways: reported once.
-                if o.a_sk.prefix == o.b_sk.prefix && x.entity > y.entity {
+                if a_sk.prefix == b_sk.prefix && x.entity > y.entity {
                     continue;
                 }
                 out.push(Overlap {
                     place,
                     a: x.entity,
                     b: y.entity,
-                    pk: o.a_pk,
-                    a_sk: o.a_sk,
-                    b_sk: o.b_sk,
-                    path: has_path(o.a_sk),
+                    pk: x.pk,
+                    a_sk,
+                    b_sk,
+                    path: a_sk
+                        .key
+                        .fields()
+                        .any(|(_, f)| f == crate::key::PartFormat::Path),
                 });
             }
         }

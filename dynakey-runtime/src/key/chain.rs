@@ -156,6 +156,13 @@ impl<E, K: KeyKind, T: ?Sized> SortKeyNext<E, K, T> {
         SortKeyNext { chain, write }
     }
 
+    /// The first step of the chain of the key `tpl` fills, whose first
+    /// field `write` writes (its index and attribute come from `tpl`).
+    #[doc(hidden)]
+    pub fn __of(tpl: &'static KeyTemplate, write: WriteFn<T>) -> Self {
+        Self::__new(tpl.index(), tpl.attr(), tpl, write)
+    }
+
     /// Fixes this field to `v`; the next one is written by `write`.
     #[doc(hidden)]
     pub fn __then<U: ?Sized>(&self, v: &T, write: WriteFn<U>) -> SortKeyNext<E, K, U> {
@@ -247,6 +254,13 @@ impl<E, K: KeyKind> SortKeyTextNext<E, K> {
         SortKeyTextNext {
             next: SortKeyNext::__new(index, attr, tpl, write_str),
         }
+    }
+
+    /// The first step of the chain of the key `tpl` fills, whose first
+    /// field is text.
+    #[doc(hidden)]
+    pub fn __of(tpl: &'static KeyTemplate) -> Self {
+        Self::__new(tpl.index(), tpl.attr(), tpl)
     }
 
     /// A step whose next field is text.
@@ -341,6 +355,12 @@ impl<E, K: KeyKind> SortKeyFull<E, K> {
                 _marker: PhantomData,
             },
         }
+    }
+
+    /// The key `tpl` fills, which has no field.
+    #[doc(hidden)]
+    pub fn __of(tpl: &'static KeyTemplate) -> Self {
+        Self::__new(tpl.index(), tpl.attr(), tpl)
     }
 
     /// The one key with every field fixed.

@@ -164,6 +164,7 @@ const REV_MAX: i128 = 9_999_999_999_999;
 
 /// The text as it is: the template's writer escapes it (or, for raw text,
 /// refuses control characters).
+#[diagnostic::do_not_recommend]
 impl KeyText for String {
     fn write_text(&self, out: &mut String) -> Result<(), KeyPartError> {
         out.push_str(self);
@@ -173,6 +174,8 @@ impl KeyText for String {
         Ok(s.to_owned())
     }
 }
+
+#[diagnostic::do_not_recommend]
 
 impl KeyText for bool {
     fn write_text(&self, out: &mut String) -> Result<(), KeyPartError> {
@@ -268,6 +271,7 @@ fn parse_signed_i128(s: &str, digits: u32) -> Result<i128, KeyPartError> {
 
 macro_rules! integers {
     ($($t:ty),*) => {$(
+        #[diagnostic::do_not_recommend]
         impl KeyText for $t {
             fn write_text(&self, out: &mut String) -> Result<(), KeyPartError> {
                 let _ = write!(out, "{}", self);
@@ -277,6 +281,8 @@ macro_rules! integers {
                 s.parse().map_err(|_| KeyPartError::malformed(s, concat!("a ", stringify!($t))))
             }
         }
+
+        #[diagnostic::do_not_recommend]
 
         impl KeyPadded for $t {
             fn write_padded(&self, width: u32, out: &mut String) -> Result<(), KeyPartError> {
@@ -296,6 +302,8 @@ macro_rules! integers {
             }
         }
 
+        #[diagnostic::do_not_recommend]
+
         impl KeySigned for $t {
             fn write_signed(&self, width: u32, out: &mut String) -> Result<(), KeyPartError> {
                 write_signed_i128(*self as i128, width, &|| self.to_string(), out)
@@ -305,6 +313,8 @@ macro_rules! integers {
                 <$t>::try_from(n).map_err(|_| KeyPartError::malformed(s, concat!("a ", stringify!($t))))
             }
         }
+
+        #[diagnostic::do_not_recommend]
 
         impl KeyReverse for $t {
             fn write_reverse(&self, out: &mut String) -> Result<(), KeyPartError> {
@@ -326,6 +336,7 @@ macro_rules! integers {
 integers!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, usize);
 
 // u128 can exceed i128; it gets text and padded forms through its own impls.
+#[diagnostic::do_not_recommend]
 impl KeyText for u128 {
     fn write_text(&self, out: &mut String) -> Result<(), KeyPartError> {
         let _ = write!(out, "{self}");
@@ -335,6 +346,8 @@ impl KeyText for u128 {
         s.parse().map_err(|_| KeyPartError::malformed(s, "a u128"))
     }
 }
+
+#[diagnostic::do_not_recommend]
 
 impl KeyPadded for u128 {
     fn write_padded(&self, width: u32, out: &mut String) -> Result<(), KeyPartError> {
@@ -351,6 +364,8 @@ impl KeyPadded for u128 {
         parse_digits(s, width)
     }
 }
+
+#[diagnostic::do_not_recommend]
 
 impl KeyText for Decimal {
     /// Normalized (`1.50` and `1.5` are one value, so one key; `-0` is `0`).
@@ -398,6 +413,8 @@ fn parse_scaled(s: &str, width: u32, places: u32) -> Result<i128, KeyPartError> 
     parse_signed_i128(&joined, width + places).map_err(|_| KeyPartError::malformed(s, &expected()))
 }
 
+#[diagnostic::do_not_recommend]
+
 impl KeyDecimal for Decimal {
     fn write_decimal(&self, width: u32, places: u32, out: &mut String) -> Result<(), KeyPartError> {
         let scale = self.scale();
@@ -439,6 +456,7 @@ impl KeyDecimal for Decimal {
 
 macro_rules! floats {
     ($($t:ty),*) => {$(
+        #[diagnostic::do_not_recommend]
         impl KeyText for $t {
             fn write_text(&self, out: &mut String) -> Result<(), KeyPartError> {
                 if !self.is_finite() {
@@ -455,6 +473,7 @@ macro_rules! floats {
         }
 
         /// Floats are rounded to `places` decimal places.
+        #[diagnostic::do_not_recommend]
         impl KeyDecimal for $t {
             fn write_decimal(&self, width: u32, places: u32, out: &mut String) -> Result<(), KeyPartError> {
                 if !self.is_finite() {
@@ -475,6 +494,8 @@ macro_rules! floats {
 }
 
 floats!(f32, f64);
+
+#[diagnostic::do_not_recommend]
 
 impl KeyText for Uuid {
     const WIDTH: Option<usize> = Some(uuid::fmt::Hyphenated::LENGTH);
@@ -535,6 +556,8 @@ fn parse_date(s: &str, expected: &str) -> Result<Date, KeyPartError> {
     Date::from_calendar_date(year, month, day).map_err(|_| KeyPartError::malformed(s, expected))
 }
 
+#[diagnostic::do_not_recommend]
+
 impl KeyText for Date {
     const WIDTH: Option<usize> = Some(10);
     fn write_text(&self, out: &mut String) -> Result<(), KeyPartError> {
@@ -553,6 +576,7 @@ const INSTANT: &str = "YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ";
 /// Instants are written in UTC with nanoseconds, one fixed width (30 chars),
 /// so two offsets of one instant give the same text and text order is time
 /// order.
+#[diagnostic::do_not_recommend]
 impl KeyText for OffsetDateTime {
     const WIDTH: Option<usize> = Some(INSTANT.len());
     fn write_text(&self, out: &mut String) -> Result<(), KeyPartError> {
@@ -595,6 +619,8 @@ impl KeyText for OffsetDateTime {
         Ok(date.with_time(time).assume_utc())
     }
 }
+
+#[diagnostic::do_not_recommend]
 
 impl KeyReverse for OffsetDateTime {
     fn write_reverse(&self, out: &mut String) -> Result<(), KeyPartError> {

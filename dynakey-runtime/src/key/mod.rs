@@ -3,9 +3,11 @@
 //! Every format keeps *text order equal to value order*, so DynamoDB, which
 //! orders a partition by the bytes of its sort keys, orders items by value.
 
+mod builder;
 pub(crate) mod chain;
 pub(crate) mod cond;
 pub(crate) mod formats;
+mod parts;
 mod reader;
 mod template;
 mod typed;
@@ -13,10 +15,12 @@ pub mod ulid;
 pub mod uuid7;
 mod writer;
 
+pub use builder::KeyBuilder;
 pub use chain::{CondResult, SortKeyFull, SortKeyNext, SortKeyTextNext};
 pub use cond::{SortKeyCondition, SortKeyOp};
 pub use formats::{KeyDecimal, KeyPadded, KeyPartError, KeyReverse, KeySigned, KeyText};
-pub use reader::KeyReader;
+pub use parts::parts;
+pub use reader::{parse, KeyReader};
 pub use template::{escape_char, KeyTemplate, PartFormat, TemplatePart};
 pub use typed::{
     Global, GlobalPartial, Key, KeyKind, Local, LocalPartial, PartitionKey, Table, WholeItems,

@@ -227,3 +227,26 @@ impl<'a> KeyReader<'a> {
         }
     }
 }
+
+/// Reads a stored key of `tpl` with `read` (one reader call per
+/// placeholder, in template order) and checks that nothing is left: what
+/// a derived `parse_*` function is.
+///
+/// ```
+/// use dynakey_runtime::key::{parse, parts, KeyTemplate, TemplatePart};
+/// const P: [TemplatePart; 4] = parts::<4>("SITE#<city>#<n:d6>");
+/// static T: KeyTemplate = KeyTemplate::new("EMP", "SITE#<city>#<n:d6>", &P);
+/// let (city, n): (String, u32) = parse(&T, "SITE#Oslo#000007", |r| Ok((r.str()?, r.padded()?))).unwrap();
+/// assert_eq!((city.as_str(), n), ("Oslo", 7));
+/// assert!(parse(&T, "SITE#Oslo#7", |r| Ok((r.str()?, r.padded::<u32>()?))).is_err());
+/// ```
+pub fn parse<T>(
+    tpl: &'static KeyTemplate,
+    key: &str,
+    read: impl FnOnce(&mut KeyReader<'_>) -> Result<T, KeyFormatError>,
+) -> Result<T, KeyFormatError> {
+    let mut r = KeyReader::new(tpl, key)?;
+    let v = read(&mut r)?;
+    r.end()?;
+    Ok(v)
+}

@@ -111,6 +111,7 @@ pub enum TemplatePart {
 #[derive(Debug)]
 pub struct KeyTemplate {
     entity: &'static str,
+    attr: &'static str,
     index: Option<&'static str>,
     pub(super) text: &'static str,
     pub(super) parts: &'static [TemplatePart],
@@ -129,6 +130,7 @@ impl KeyTemplate {
         let raw = parts.len() == 1 && matches!(parts[0], TemplatePart::Field { .. });
         KeyTemplate {
             entity,
+            attr: "",
             index: None,
             text,
             parts,
@@ -149,6 +151,29 @@ impl KeyTemplate {
     pub const fn of_index(mut self, name: &'static str) -> Self {
         self.index = Some(name);
         self
+    }
+
+    /// A derived entity's template: of entity `entity` (its discriminator),
+    /// filling attribute `attr` of index `index` (`None`: the table's),
+    /// written `text`; its parts come from [`parts`](crate::key::parts).
+    #[doc(hidden)]
+    pub const fn __derived(
+        entity: &'static str,
+        attr: &'static str,
+        index: Option<&'static str>,
+        text: &'static str,
+        parts: &'static [TemplatePart],
+    ) -> Self {
+        let mut t = Self::new(entity, text, parts);
+        t.attr = attr;
+        t.index = index;
+        t
+    }
+
+    /// The attribute the key fills (empty for a template made with
+    /// [`KeyTemplate::new`]).
+    pub const fn attr(&self) -> &'static str {
+        self.attr
     }
 
     /// The entity's discriminator.

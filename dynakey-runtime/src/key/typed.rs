@@ -62,8 +62,11 @@ impl KeyKind for LocalPartial {
     note = "read the keys with `.keys_only()`, or the whole items behind them, in index order, with `.hydrate()`; or declare projection = \"ALL\" on the index"
 )]
 pub trait WholeItems: KeyKind {}
+#[diagnostic::do_not_recommend]
 impl WholeItems for Table {}
+#[diagnostic::do_not_recommend]
 impl WholeItems for Global {}
+#[diagnostic::do_not_recommend]
 impl WholeItems for Local {}
 
 /// The full table key of one item of `E`: what get, delete and update take.

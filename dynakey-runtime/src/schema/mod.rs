@@ -11,9 +11,12 @@
 //!    it instead with `DYNAKEY_SCHEMA=overwrite` in the environment; put it
 //!    in a test to flag a stale snapshot in CI.
 //! 3. **Drift is a compile error.** The derive reads the snapshot, and a
-//!    change that strands stored items fails the build (DYNA501–DYNA506;
-//!    see [`drift`]) unless a migration in the table's
-//!    `#[dynamo(migrations = PATH)]` covers it.
+//!    change that strands stored items fails the build (DYNA501–DYNA506,
+//!    pointing at the entity in `entities(..)`) unless a migration in the
+//!    table's `#[dynamo(migrations = PATH)]` covers it. A `schema = ".."`
+//!    that names no file is DYNA500; a missing default snapshot compiles
+//!    (a new table has none yet) and `check_schema()` fails until it is
+//!    written.
 //! 4. **Migrations.** [`Migration`]s, run by `db.migrate(PATH)`: parallel
 //!    scans, resumable, idempotent, safe beside live writers, with a dry run
 //!    and progress.
@@ -21,14 +24,15 @@
 //!    global indexes; a backfill migration writes their keys into the items
 //!    already stored.
 
-#[doc(hidden)]
-pub mod drift;
+mod cover;
 mod marks;
 mod migration;
 mod runner;
 mod snapshot;
 mod sync;
 
+#[doc(hidden)]
+pub use cover::{backfilled, dropped, rekeyed, renamed, Covered};
 pub use migration::Migration;
 pub use runner::{Migrate, MigrationReport, Progress, StepReport};
-pub use snapshot::{check_file, render, SnapEntity, SnapField, SnapIndex, SnapKey};
+pub use snapshot::{check_file, render};

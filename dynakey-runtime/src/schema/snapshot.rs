@@ -17,69 +17,11 @@
 //! ```
 //!
 //! One fact per line, so a change is one line of a diff. The derive of
-//! `DynamoTable` parses it into the `Snap*` values below, as consts.
+//! `DynamoTable` reads it to find drift at expansion.
 
 use std::fmt::Write as _;
 
 use crate::entity::{EntityMeta, IndexKind, KeyMeta};
-
-/// A key attribute and its template, as the snapshot recorded them.
-#[derive(Debug, Clone, Copy)]
-pub struct SnapKey {
-    /// The attribute.
-    pub attr: &'static str,
-    /// The template.
-    pub template: &'static str,
-}
-
-/// An index, as the snapshot recorded it.
-#[derive(Debug, Clone, Copy)]
-pub struct SnapIndex {
-    /// The index name.
-    pub name: &'static str,
-    /// Global (else local).
-    pub global: bool,
-    /// Sparse.
-    pub sparse: bool,
-    /// Its partition key (a local index's is the table's).
-    pub pk: SnapKey,
-    /// Its sort key.
-    pub sk: Option<SnapKey>,
-}
-
-/// A field, as the snapshot recorded it.
-#[derive(Debug, Clone, Copy)]
-pub struct SnapField {
-    /// The Rust field name.
-    pub name: &'static str,
-    /// The attribute name.
-    pub attr: &'static str,
-    /// The type as written, without spaces.
-    pub ty: &'static str,
-    /// May be absent.
-    pub optional: bool,
-    /// Reads as a default when absent.
-    pub default: bool,
-}
-
-/// An entity, as the snapshot recorded it.
-#[derive(Debug, Clone, Copy)]
-pub struct SnapEntity {
-    /// The Rust type name.
-    pub type_name: &'static str,
-    /// The discriminator.
-    pub discriminator: &'static str,
-    /// The discriminator's attribute.
-    pub discriminator_attr: &'static str,
-    /// The table's partition key.
-    pub pk: SnapKey,
-    /// The table's sort key.
-    pub sk: Option<SnapKey>,
-    /// The indexes.
-    pub indexes: &'static [SnapIndex],
-    /// The stored fields.
-    pub fields: &'static [SnapField],
-}
 
 fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);

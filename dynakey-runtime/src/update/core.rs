@@ -12,7 +12,7 @@ use crate::error::KeyFormatError;
 use crate::expr::{Condition, Update};
 use crate::key::Key;
 
-use super::UpdateParts;
+use super::{IntoField, UpdateParts};
 
 /// The state of one typed update of entity `E`. `V` holds the values of the
 /// fields that feed index keys (a tuple the derive lays out), from which
@@ -139,6 +139,51 @@ impl Core {
             cond: None,
             err: None,
         }
+    }
+
+    /// Sets attribute `attr` to the value `v` becomes (or removes it when
+    /// that encodes to nothing) and returns the value: a derived setter in
+    /// one call.
+    pub fn set<T: Attr>(&mut self, attr: &'static str, v: impl IntoField<T>) -> T {
+        let v = v.into_field();
+        self.put(attr, &v);
+        v
+    }
+
+    /// [`set`](Self::set) of an `omit_empty` field.
+    pub fn set_omit_empty<T: Attr>(&mut self, attr: &'static str, v: impl IntoField<T>) -> T {
+        let v = v.into_field();
+        self.put_omit_empty(attr, &v);
+        v
+    }
+
+    /// [`set`](Self::set) of a `#[dynamo(serde)]` field (`name` for errors).
+    pub fn set_serde<T: serde::Serialize>(
+        &mut self,
+        attr: &'static str,
+        name: &'static str,
+        v: impl IntoField<T>,
+    ) -> T {
+        let v = v.into_field();
+        self.put_encoded(attr, crate::__private::serde_to_attr(&v, name));
+        v
+    }
+
+    /// [`set`](Self::set) of a `#[dynamo(ttl)]` field (epoch seconds).
+    pub fn set_ttl<T: crate::codec::Ttl>(&mut self, attr: &'static str, v: impl IntoField<T>) -> T {
+        let v = v.into_field();
+        self.put_value(attr, v.ttl_to_attr());
+        v
+    }
+
+    /// `SET attr = if_not_exists(attr, v)`, returning the value.
+    pub fn set_if_not_exists<T: Attr>(&mut self, attr: &'static str, v: impl IntoField<T>) -> T {
+        let v = v.into_field();
+        let a = v
+            .to_attr()
+            .unwrap_or(aws_sdk_dynamodb::types::AttributeValue::Null(true));
+        self.with(|u| u.set_if_not_exists(attr, a));
+        v
     }
 
     /// Sets attribute `attr` to `v`, or removes it when `v` encodes to

@@ -54,7 +54,15 @@ pub enum Removed {}
 pub trait UpdateMode: Send + 'static {
     /// Whether a missing item is created.
     const UPSERT: bool;
+    /// The state of a required field after a setter that a patch may
+    /// apply conditionally: unchanged in a [`Patch`] (so `if c { u =
+    /// u.set_title(t) }` keeps `u`'s type), [`Set`] in an [`Upsert`], which
+    /// must set it (DYNA228).
+    type Mark<S>;
 }
+
+/// [`UpdateMode::Mark`] of mode `M`.
+pub type Mark<M, S> = <M as UpdateMode>::Mark<S>;
 
 /// `E::update(..)`: change an existing item only.
 #[derive(Debug, Clone, Copy)]
@@ -65,9 +73,11 @@ pub enum Upsert {}
 
 impl UpdateMode for Patch {
     const UPSERT: bool = false;
+    type Mark<S> = S;
 }
 impl UpdateMode for Upsert {
     const UPSERT: bool = true;
+    type Mark<S> = Set;
 }
 
 /// The states of a key's inputs folded so far: none set.
@@ -106,6 +116,42 @@ impl Fold for Rem {
     type Then<S: State> = Rem;
 }
 
+/// The fold of a tuple of input states, `<Nil as Fold>::Then<A>` and so on
+/// for each: what a key's DYNA226 bounds read, written once per key.
+pub trait Folded {
+    /// The fold.
+    type Out: Fold;
+}
+
+macro_rules! folded {
+    ($($s:ident)*) => {
+        impl<$($s: State),*> Folded for ($($s,)*) {
+            type Out = folded!(@fold Nil; $($s)*);
+        }
+    };
+    (@fold $acc:ty;) => { $acc };
+    (@fold $acc:ty; $head:ident $($rest:ident)*) => {
+        folded!(@fold <$acc as Fold>::Then<$head>; $($rest)*)
+    };
+}
+
+folded!(A);
+folded!(A B);
+folded!(A B C);
+folded!(A B C D);
+folded!(A B C D E);
+folded!(A B C D E F);
+folded!(A B C D E F G);
+folded!(A B C D E F G H);
+folded!(A B C D E F G H I);
+folded!(A B C D E F G H I J);
+folded!(A B C D E F G H I J K);
+folded!(A B C D E F G H I J K L);
+folded!(A B C D E F G H I J K L M);
+folded!(A B C D E F G H I J K L M N);
+folded!(A B C D E F G H I J K L M N O);
+folded!(A B C D E F G H I J K L M N O P);
+
 impl State for Unset {
     type AfterNil = Nil;
     type AfterSets = Sets;
@@ -139,6 +185,16 @@ impl<Tag: ?Sized> InputComplete<Rem, Tag> for Unset {}
 pub trait RequiredSet<M, Tag: ?Sized> {}
 impl<M, Tag: ?Sized> RequiredSet<M, Tag> for Set {}
 impl<Tag: ?Sized> RequiredSet<Patch, Tag> for Unset {}
+
+/// What a typed update's setter of a table-key field takes: nothing, so
+/// such a call does not compile (DYNA227). A key is the item's identity:
+/// an update cannot move an item.
+#[diagnostic::on_unimplemented(
+    message = "DYNA227: an update cannot change a table-key field: the key is the item's identity",
+    label = "this sets a field of the table key",
+    note = "delete the item and put it under its new key in one transaction: `db.move_item(old_key, &new_item)`"
+)]
+pub trait TableKeyField {}
 
 /// A value that becomes a field of type `T`: `T` itself, the inner value of
 /// an `Option`, and `&str` for strings.

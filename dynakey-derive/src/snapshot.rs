@@ -13,7 +13,6 @@ pub struct SnapKey {
 pub struct SnapIndex {
     pub name: String,
     pub global: bool,
-    pub sparse: bool,
     pub pk: Option<SnapKey>,
     pub sk: Option<SnapKey>,
 }
@@ -22,8 +21,6 @@ pub struct SnapField {
     pub name: String,
     pub attr: String,
     pub ty: String,
-    pub optional: bool,
-    pub default: bool,
 }
 
 pub struct SnapEntity {
@@ -112,19 +109,19 @@ pub fn parse(text: &str) -> Result<Vec<SnapEntity>, String> {
                     (true, None) => return Err(err("a key of no index")),
                 }
             }
-            (["index", name, kind, rest @ ..], Some(e)) => e.indexes.push(SnapIndex {
+            // Sparseness, optionality and defaults are facts of the
+            // snapshot that no drift check reads: `check_schema` compares
+            // the whole text.
+            (["index", name, kind, ..], Some(e)) => e.indexes.push(SnapIndex {
                 name: (*name).to_owned(),
                 global: *kind == "global",
-                sparse: rest.contains(&"sparse"),
                 pk: None,
                 sk: None,
             }),
-            (["field", name, attr, ty, rest @ ..], Some(e)) => e.fields.push(SnapField {
+            (["field", name, attr, ty, ..], Some(e)) => e.fields.push(SnapField {
                 name: (*name).to_owned(),
                 attr: (*attr).to_owned(),
                 ty: (*ty).to_owned(),
-                optional: rest.contains(&"optional"),
-                default: rest.contains(&"default"),
             }),
             _ => return Err(err("not a line of a dynakey schema snapshot")),
         }

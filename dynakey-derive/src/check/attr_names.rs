@@ -1,0 +1,43 @@
+//! Attribute names: two keys on one attribute (DYNA108), and a field
+//! stored under a key or discriminator attribute (DYNA110).
+
+use crate::ctxt::Ctxt;
+use crate::model::{Entity, KeyKind};
+
+pub fn check_attr_names(cx: &Ctxt, e: &Entity) {
+    let mut owners: Vec<(String, String)> =
+        vec![(e.pk.attr.clone(), "the table's partition key".into())];
+    if let Some(sk) = &e.sk {
+        owners.push((sk.attr.clone(), "the table's sort key".into()));
+    }
+    for ix in &e.indexes {
+        let mut mine = Vec::new();
+        if ix.kind == KeyKind::Global {
+            mine.push((
+                ix.pk.attr.clone(),
+                format!("the partition key of index `{}`", ix.name),
+            ));
+        }
+        if let Some(s) = &ix.sk {
+            mine.push((
+                s.attr.clone(),
+                format!("the sort key of index `{}`", ix.name),
+            ));
+        }
+        for (a, who) in mine {
+            if let Some((_, other)) = owners.iter().find(|(o, _)| *o == a) {
+                cx.error(ix.name_span, format!("DYNA108: attribute `{a}` would hold {who} and {other}\n  = help: give the index its own attribute names with pk_attr = \"...\" / sk_attr = \"...\""));
+            }
+            owners.push((a, who));
+        }
+    }
+    owners.push((e.disc_attr.clone(), "the discriminator".into()));
+    for (_, f) in e.struct_fields().filter(|(_, f)| !f.skip()) {
+        if let Some((_, who)) = owners.iter().find(|(o, _)| *o == f.attr) {
+            cx.error(
+                f.name.ident.span(),
+                format!("DYNA110: field `{}` is stored as attribute `{}`, which holds {who}\n  = help: rename the attribute with #[dynamo(rename = \"...\")]", f.name.text, f.attr),
+            );
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! Keys that could not be parsed back into their fields (DYNA105): two
+//! placeholders with no literal between them, and a `path` field (which
+//! may hold any text) followed by more of the template.
+
+use crate::ctxt::Ctxt;
+use crate::model::{Entity, Part};
+use crate::template::Format;
+
+use super::diag;
+
+pub fn check_parse_back(cx: &Ctxt, e: &Entity) {
+    for k in e.templates() {
+        let name = |f: usize| &e.fields[f].name.text;
+        for (i, part) in k.parts.iter().enumerate() {
+            let Part::Field {
+                field,
+                format,
+                range,
+                ..
+            } = part
+            else {
+                continue;
+            };
+            if let Some(Part::Field { field: prev, .. }) = i.checked_sub(1).map(|j| &k.parts[j]) {
+                let (prev, this) = (name(*prev), name(*field));
+                diag(
+                    cx,
+                    &k.tpl,
+                    "DYNA105",
+                    format!("`<{prev}>` and `<{this}>` have no literal between them, so the key cannot be parsed back"),
+                    range.clone(),
+                    Some(format!("put a delimiter between them, as in `<{prev}>#<{this}>`")),
+                );
+            }
+            if *format == Format::Path && i + 1 < k.parts.len() {
+                diag(
+                    cx,
+                    &k.tpl,
+                    "DYNA105",
+                    format!("`<{}:path>` is followed by more of the template, so the key cannot be parsed back: a path may hold any text", name(*field)),
+                    range.clone(),
+                    Some("end the template with the `path` field, or drop `:path` so the value is escaped".into()),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! Typed attribute handles: `E::attrs().status.eq(..)`, for conditions and
+//! filters. One `Field<E, T>` per stored field, named like the field (raw
+//! identifiers stay raw: `attrs().r#type`), holding the attribute name.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::{dk, private_path};
+use crate::model::Entity;
+
+/// The handles struct (for the user's module) and `attrs()` with the
+/// struct's impls (for the scoped block).
+pub fn attrs(e: &Entity) -> (TokenStream, TokenStream) {
+    let p = dk();
+    let full = private_path();
+    let ident = &e.ident;
+    let vis = &e.vis;
+    let name = format_ident!("{}Attrs", ident);
+    let stored: Vec<_> = e
+        .struct_fields()
+        .filter(|(_, f)| !f.skip())
+        .map(|(_, f)| f)
+        .collect();
+    let fields = stored.iter().map(|f| {
+        let (id, inner) = (&f.name.ident, &f.inner);
+        let doc = format!("The attribute `{}`.", f.attr);
+        quote!(#[doc = #doc] pub #id: #full::Field<#ident, #inner>)
+    });
+    let inits = stored.iter().map(|f| {
+        let (id, attr) = (&f.name.ident, &f.attr);
+        quote!(#id: #p::Field::new(#attr))
+    });
+    let doc = format!("Typed handles on the attributes of `{ident}`, for conditions and filters.");
+    let outer = quote! {
+        #[doc = #doc]
+        #vis struct #name {
+            #(#fields,)*
+        }
+    };
+    let impls = quote! {
+        impl #ident {
+            /// Typed handles on this entity's attributes.
+            pub const fn attrs() -> #name {
+                #name { #(#inits,)* }
+            }
+        }
+        // By hand: a derive would require each field to be `Clone` too.
+        #[automatically_derived]
+        impl ::core::clone::Clone for #name {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        #[automatically_derived]
+        impl ::core::marker::Copy for #name {}
+    };
+    (outer, impls)
+}

@@ -1,0 +1,231 @@
+//! The entities of one table (or union) checked against each other:
+//! discriminators (DYNA301, DYNA302), the table key's attributes (DYNA303),
+//! indexes (DYNA304), and a sort-key prefix that swallows another's in a
+//! partition they share (DYNA305). Each error points at the later entity
+//! of the pair in `entities(..)` and redraws both templates.
+
+use proc_macro2::Span;
+
+use super::meta::{MetaEntity, MetaKey};
+use crate::ctxt::Ctxt;
+use crate::render::caret;
+
+/// The lines of a message that redraw `key` of entity `who`, with a caret
+/// under `len` characters from the start and `note` after it.
+fn drawn(who: &str, k: &MetaKey, len: usize, note: &str) -> String {
+    let label = format!("{who} {}", k.attr);
+    let text = k.text();
+    let end = text.char_indices().nth(len).map_or(text.len(), |(i, _)| i);
+    let lines = caret(&label, &text, 0..end.max(1).min(text.len().max(1)), note);
+    lines.lines().map(|l| format!("\n  | {l}")).collect()
+}
+
+fn key_line(who: &str, k: &MetaKey) -> String {
+    format!("\n  | {who} {} = \"{}\"", k.attr, k.text())
+}
+
+/// The checks of two entities of a union: DYNA301 and DYNA302.
+pub fn discriminators(
+    cx: &Ctxt,
+    what: &str,
+    owner: &str,
+    a: &MetaEntity,
+    b: &MetaEntity,
+    at: Span,
+) -> bool {
+    let (an, bn) = (a.name(), b.name());
+    if a.disc == b.disc {
+        cx.error(at, format!("DYNA301: in {what} `{owner}`, `{an}` and `{bn}` have the same discriminator \"{}\", so their items cannot be told apart\n  = help: give one of them another #[dynamo(entity = \"...\")]", a.disc));
+        return false;
+    }
+    if a.disc_attr != b.disc_attr {
+        cx.error(at, format!("DYNA302: in {what} `{owner}`, `{an}` stores its discriminator in `{}` and `{bn}` in `{}`; a table has one\n  = help: give both the same #[dynamo(discriminator_attr = \"...\")]", a.disc_attr, b.disc_attr));
+        return false;
+    }
+    true
+}
+
+fn same_table_key(a: &MetaEntity, b: &MetaEntity) -> bool {
+    a.pk.attr == b.pk.attr
+        && match (&a.sk, &b.sk) {
+            (None, None) => true,
+            (Some(x), Some(y)) => x.attr == y.attr,
+            _ => false,
+        }
+}
+
+/// The first pair of indexes that disagree: one name with another kind or
+/// other key attributes, or two names on one attribute (a local index's
+/// partition key is the table's, shared by design).
+fn index_clash(a: &MetaEntity, b: &MetaEntity) -> Option<String> {
+    for x in &a.indexes {
+        for y in &b.indexes {
+            let same_sk = match (&x.sk, &y.sk) {
+                (None, None) => true,
+                (Some(p), Some(q)) => p.attr == q.attr,
+                _ => false,
+            };
+            if x.name.value() == y.name.value() {
+                if x.global != y.global || x.pk.attr != y.pk.attr || !same_sk {
+                    let shape = |i: &super::meta::MetaIndex| {
+                        format!(
+                            "{} index with keys `{}`{}",
+                            if i.global { "a global" } else { "a local" },
+                            i.pk.attr,
+                            i.sk.as_ref()
+                                .map(|k| format!(", `{}`", k.attr))
+                                .unwrap_or_default()
+                        )
+                    };
+                    return Some(format!(
+                        "index `{}` is {} in `{}` and {} in `{}`",
+                        x.name.value(),
+                        shape(x),
+                        a.name(),
+                        shape(y),
+                        b.name()
+                    ));
+                }
+            } else {
+                let pk_clash = x.global && y.global && x.pk.attr == y.pk.attr;
+                let sk_clash = match (&x.sk, &y.sk) {
+                    (Some(p), Some(q)) => p.attr == q.attr,
+                    _ => false,
+                };
+                if pk_clash || sk_clash {
+                    let attr = if pk_clash {
+                        &x.pk.attr
+                    } else {
+                        &x.sk.as_ref().expect("clash").attr
+                    };
+                    return Some(format!(
+                        "indexes `{}` of `{}` and `{}` of `{}` both write attribute `{attr}`",
+                        x.name.value(),
+                        a.name(),
+                        y.name.value(),
+                        b.name()
+                    ));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Where `a`'s sort-key prefix swallows `b`'s in a partition they can
+/// share: `(index, a's partition key, a's sort key, b's sort key)`.
+fn overlap<'a>(
+    a: &'a MetaEntity,
+    b: &'a MetaEntity,
+) -> Option<(Option<String>, &'a MetaKey, &'a MetaKey, &'a MetaKey)> {
+    let at = |place: Option<String>,
+              a_pk: &'a MetaKey,
+              a_sk: Option<&'a MetaKey>,
+              b_pk: &MetaKey,
+              b_sk: Option<&'a MetaKey>| {
+        match (a_sk, b_sk) {
+            (Some(x), Some(y))
+                if a_pk.prefix() == b_pk.prefix() && y.prefix().starts_with(&x.prefix()) =>
+            {
+                Some((place, a_pk, x, y))
+            }
+            _ => None,
+        }
+    };
+    if let Some(o) = at(None, &a.pk, a.sk.as_ref(), &b.pk, b.sk.as_ref()) {
+        return Some(o);
+    }
+    for x in &a.indexes {
+        for y in &b.indexes {
+            if x.name.value() == y.name.value() {
+                if let Some(o) = at(
+                    Some(x.name.value()),
+                    &x.pk,
+                    x.sk.as_ref(),
+                    &y.pk,
+                    y.sk.as_ref(),
+                ) {
+                    return Some(o);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// DYNA305 for `a` over `b` (`allowed`: the table opted out for the pair).
+fn shadowing(
+    cx: &Ctxt,
+    table: &str,
+    a: &MetaEntity,
+    b: &MetaEntity,
+    allowed: bool,
+    at: Span,
+) -> bool {
+    let Some((place, a_pk, a_sk, b_sk)) = overlap(a, b) else {
+        return true;
+    };
+    let path = a_sk.has_path();
+    if allowed && !path {
+        return true;
+    }
+    let (an, bn) = (a.name(), b.name());
+    let place = match place {
+        Some(ix) => format!("index `{ix}` of table `{table}`"),
+        None => format!("table `{table}`"),
+    };
+    let prefix = a_sk.prefix().chars().count();
+    let mut m = format!("DYNA305: in {place}, the sort-key prefix of `{an}` begins every sort key of `{bn}`, in a partition they can share\n  |");
+    m.push_str(&drawn(&an, a_sk, prefix, "this prefix"));
+    m.push_str(&drawn(&bn, b_sk, prefix, "begins this key too"));
+    m.push_str(&key_line(&format!("{an} partition"), a_pk));
+    if path {
+        m.push_str(&format!("\n  = note: the last field of `{an}`'s sort key is a `path`, so a value of `{an}` can write a key of `{bn}`: no table can allow that\n  = help: give them distinct literal prefixes (e.g. \"FOLDER#\" and \"FILE#\")"));
+    } else {
+        m.push_str(&format!("\n  = note: a typed query of `{an}` also reads (and pays for) `{bn}`'s items, then leaves them out by discriminator\n  = help: give them distinct literal prefixes, or accept the cost for this table with #[dynamo(overlap({an}, {bn}))]"));
+    }
+    cx.error(at, m);
+    false
+}
+
+/// Every check of two entities of table `table`; `a_over_b` / `b_over_a`:
+/// the table allows that overlap.
+pub fn pair(
+    cx: &Ctxt,
+    table: &str,
+    a: &MetaEntity,
+    b: &MetaEntity,
+    a_over_b: bool,
+    b_over_a: bool,
+    at: Span,
+) {
+    if !discriminators(cx, "table", table, a, b, at) {
+        return;
+    }
+    let (an, bn) = (a.name(), b.name());
+    if !same_table_key(a, b) {
+        let mut m = format!("DYNA303: in table `{table}`, `{an}` and `{bn}` store the table key in different attributes\n  |");
+        for (who, e) in [(&an, a), (&bn, b)] {
+            m.push_str(&key_line(who, &e.pk));
+            if let Some(sk) = &e.sk {
+                m.push_str(&key_line(who, sk));
+            }
+        }
+        m.push_str(
+            "\n  = help: use the same pk_attr and sk_attr, and a sort key in both or neither",
+        );
+        cx.error(at, m);
+        return;
+    }
+    if let Some(why) = index_clash(a, b) {
+        cx.error(at, format!("DYNA304: in table `{table}`, `{an}` and `{bn}` disagree on an index: {why}\n  = help: give indexes of one name the same kind and pk_attr/sk_attr, and indexes of different names different attributes"));
+        return;
+    }
+    if !shadowing(cx, table, a, b, a_over_b, at) {
+        return;
+    }
+    // Equal prefixes overlap both ways: reported once, above.
+    if overlap(a, b).is_none() {
+        shadowing(cx, table, b, a, b_over_a, at);
+    }
+}
