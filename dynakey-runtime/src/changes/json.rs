@@ -2,8 +2,6 @@
 //! {"Keys": {"pk": {"S": ".."}}, ..}}`), as a test, a replay tool or a
 //! Lambda function's raw input holds them.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
 use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde_json::Value;
@@ -12,6 +10,7 @@ use super::change::Change;
 use super::decoder::ChangeDecoder;
 use super::error::ChangeError;
 use super::record::{is_ttl_identity, ChangeRecord, Operation, StreamView};
+use super::time::{self, Source};
 use crate::codec::Item;
 
 /// One attribute value from DynamoDB JSON (`{"S": "x"}`, `{"N": "1"}`,
@@ -89,45 +88,63 @@ pub(crate) fn item(v: &Value, path: &str) -> Result<Item, ChangeError> {
         .collect()
 }
 
-/// The record's `ApproximateCreationDateTime`: epoch seconds as a number
-/// (the Streams API's JSON, Lambda) or as text.
-fn created_at(v: &Value) -> Option<SystemTime> {
-    let secs = match v {
-        Value::Number(n) => n.as_f64()?,
-        Value::String(s) => s.parse().ok()?,
-        _ => return None,
-    };
-    (secs.is_finite() && secs >= 0.0).then(|| UNIX_EPOCH + Duration::from_secs_f64(secs))
-}
-
 /// A [`ChangeRecord`] from one stream record in DynamoDB JSON: the Streams
-/// API's `Record` shape or a Lambda event record (they share the names
-/// that matter: `eventName`, `eventID`, `userIdentity`, `dynamodb.Keys`,
-/// `NewImage`, `OldImage`, `SequenceNumber`, `StreamViewType`).
+/// API's `Record` shape, a Lambda event record, or a record of Kinesis Data
+/// Streams for DynamoDB (they share the names that matter: `eventName`,
+/// `eventID`, `userIdentity`, `dynamodb.Keys`, `NewImage`, `OldImage`,
+/// `SequenceNumber`, `StreamViewType`; Kinesis adds `tableName` and
+/// `recordFormat`, by which it is told apart), or a record of Lambda's
+/// Kinesis event (`{"kinesis": {"data": "<base64>", ..}}`), whose data is
+/// such a Kinesis record.
+///
+/// `dynamodb.ApproximateCreationDateTime` may be epoch seconds (a number
+/// or text), ISO 8601 text with any offset (as the AWS CLI v2 prints a
+/// `GetRecords` response), or, in a Kinesis record, epoch milliseconds or
+/// microseconds (by `ApproximateCreationDateTimePrecision`, else by
+/// magnitude: see [`ChangeRecord::created_at`]). No time is `None`; a time
+/// that cannot be read is an error naming the field and the value.
 ///
 /// ```
+/// use std::time::{Duration, UNIX_EPOCH};
 /// use dynakey_runtime::changes::{record_from_json, Operation};
 /// let r = record_from_json(&serde_json::json!({
 ///     "eventName": "REMOVE",
 ///     "userIdentity": { "type": "Service", "principalId": "dynamodb.amazonaws.com" },
 ///     "dynamodb": { "Keys": { "pk": { "S": "A" } }, "SequenceNumber": "7" }
 /// })).unwrap();
-/// assert_eq!((r.op, r.sequence_number.as_deref()), (Operation::Expire, Some("7")));
+/// assert_eq!((r.op, r.sequence_number.as_deref(), r.created_at), (Operation::Expire, Some("7"), None));
 /// let api_casing = serde_json::json!({
 ///     "eventName": "REMOVE",
 ///     "userIdentity": { "Type": "Service", "PrincipalId": "dynamodb.amazonaws.com" },
-///     "dynamodb": { "Keys": { "pk": { "S": "A" } } }
+///     "dynamodb": { "Keys": { "pk": { "S": "A" } },
+///                   "ApproximateCreationDateTime": "2024-11-14T08:00:37-08:00" }
 /// });
-/// assert_eq!(record_from_json(&api_casing).unwrap().op, Operation::Expire);
+/// let r = record_from_json(&api_casing).unwrap();
+/// assert_eq!(r.op, Operation::Expire);
+/// assert_eq!(r.created_at, Some(UNIX_EPOCH + Duration::from_secs(1_731_600_037)));
 /// assert!(record_from_json(&serde_json::json!({ "eventName": "INSERT" })).is_err());
 /// ```
 pub fn record_from_json(v: &Value) -> Result<ChangeRecord, ChangeError> {
+    // A record of Lambda's Kinesis event: the record is its base64 data.
+    if let Some(r) = super::kinesis::from_lambda_json(v) {
+        return r;
+    }
+    // Kinesis Data Streams for DynamoDB writes `tableName` and
+    // `recordFormat` beside the fields the Streams API has.
+    let kinesis = v.get("recordFormat").is_some() || v.get("tableName").is_some();
+    record_from(v, if kinesis { Source::Kinesis } else { Source::Streams })
+}
+
+/// [`record_from_json`] with the source known (a Kinesis record's data).
+pub(crate) fn record_from(v: &Value, source: Source) -> Result<ChangeRecord, ChangeError> {
     let name = v
         .get("eventName")
         .and_then(Value::as_str)
         .ok_or_else(|| ChangeError::malformed("no eventName"))?;
-    // The Streams API writes `Type` / `PrincipalId`, Lambda `type` /
-    // `principalId` (and some emulators answer the API in Lambda's casing).
+    // The Streams API writes `Type` / `PrincipalId`, Lambda and Kinesis
+    // `type` / `principalId` (and some emulators answer the API in
+    // Lambda's casing); Kinesis writes `"userIdentity": null` for an
+    // ordinary write.
     let identity = v.get("userIdentity");
     let field = |a: &str, b: &str| {
         identity
@@ -161,7 +178,18 @@ pub fn record_from_json(v: &Value) -> Result<ChangeRecord, ChangeError> {
         .and_then(StreamView::parse);
     r.sequence_number = text(d.get("SequenceNumber"));
     r.event_id = text(v.get("eventID"));
-    r.created_at = d.get("ApproximateCreationDateTime").and_then(created_at);
+    r.table = text(v.get("tableName"));
+    // The precision sits beside the time in Kinesis records; accept it at
+    // the top level too.
+    let precision = d
+        .get("ApproximateCreationDateTimePrecision")
+        .or_else(|| v.get("ApproximateCreationDateTimePrecision"));
+    r.created_at = time::read(
+        d.get("ApproximateCreationDateTime"),
+        source,
+        precision,
+        "dynamodb.ApproximateCreationDateTime",
+    )?;
     Ok(r)
 }
 
@@ -192,7 +220,8 @@ impl<T> ChangeDecoder<T> {
     }
 
     /// Decodes a batch: a JSON array of records, or an object with a
-    /// `Records` array (a Lambda event, a `GetRecords` response), in order.
+    /// `Records` array (a Lambda event for DynamoDB or for Kinesis, a
+    /// `GetRecords` response as the AWS CLI prints it), in order.
     ///
     /// ```
     /// # use dynakey_derive::DynamoEntity;
@@ -219,6 +248,8 @@ impl<T> ChangeDecoder<T> {
 
 #[cfg(test)]
 mod tests {
+    use std::time::UNIX_EPOCH;
+
     use super::*;
     use serde_json::json;
 

@@ -53,7 +53,8 @@ pub fn record_from_lambda(r: &EventRecord) -> Result<ChangeRecord, ChangeError> 
     });
     out.sequence_number = d.sequence_number.clone();
     out.event_id = Some(r.event_id.clone()).filter(|e| !e.is_empty());
-    out.created_at = Some(SystemTime::from(d.approximate_creation_date_time));
+    // `aws_lambda_events` gives a record without a time the epoch.
+    out.created_at = super::time::unless_epoch(SystemTime::from(d.approximate_creation_date_time));
     Ok(out)
 }
 
