@@ -102,7 +102,7 @@ pub use decoder::ChangeDecoder;
 pub use error::ChangeError;
 pub use export::{ExportError, ExportErrorKind, ExportReader};
 pub use export_load::ExportLoad;
-pub use json::record_from_json;
+pub use json::{item_from_json, item_to_json, record_from_json};
 pub use kinesis::record_from_kinesis_data;
 pub use order::dedupe_and_order;
 pub use record::{is_ttl_identity, ChangeRecord, Operation, StreamView};

@@ -371,3 +371,27 @@ fn check(reencode: Option<super::Reencode>, item: &Item, keys: &[&str]) -> ItemS
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `to_item()` would write: the number `100`, as dynakey does.
+    fn writes_100(item: &Item) -> Result<Item, Reencoded> {
+        let mut out = item.clone();
+        out.insert("n".into(), AttributeValue::N("100".into()));
+        Ok(out)
+    }
+
+    #[test]
+    fn a_key_number_in_another_form_is_not_drift() {
+        let stored = |n: &str| -> Item { [("n".to_owned(), AttributeValue::N(n.into()))].into() };
+        for same in ["1E+2", "100.000", "0.1E3", "+100"] {
+            assert_eq!(check(Some(writes_100), &stored(same), &["n"]), ItemStatus::Sound, "{same}");
+        }
+        let ItemStatus::Drift { keys } = check(Some(writes_100), &stored("1E+3"), &["n"]) else {
+            panic!("1E+3 is not 100")
+        };
+        assert_eq!(keys[0].stored.as_deref(), Some("1E+3"));
+    }
+}
