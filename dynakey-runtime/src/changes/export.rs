@@ -97,8 +97,20 @@ impl ExportError {
 
 impl fmt::Display for ExportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "export line {}: ", self.line)?;
-        match &self.kind {
+        write!(f, "export line {}: {}", self.line, self.kind)
+    }
+}
+
+/// What is wrong, without the line number.
+///
+/// ```
+/// use dynakey_runtime::changes::ExportReader;
+/// let e = ExportReader::new("{oops".as_bytes()).items().next().unwrap().unwrap_err();
+/// assert!(e.kind.to_string().starts_with("not JSON"), "{}", e.kind);
+/// ```
+impl fmt::Display for ExportErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             ExportErrorKind::Io(e) => write!(f, "reading failed: {e}"),
             ExportErrorKind::Malformed { message } => f.write_str(message),
             ExportErrorKind::Decode(e) => write!(f, "{e}"),

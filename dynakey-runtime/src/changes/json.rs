@@ -359,4 +359,48 @@ mod tests {
         assert_eq!(t.as_millis(), 1_700_000_000_500);
         assert_eq!(r.new.unwrap()["v"], AttributeValue::N("2".into()));
     }
+
+    mod round_trip {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Nasty text: delimiters, quotes, backslashes, control and
+        /// non-ASCII characters, the empty string.
+        fn text() -> impl Strategy<Value = String> {
+            prop_oneof![
+                Just(String::new()),
+                "[#%\\\"'{}:,\\[\\] a-zé\u{0}\u{1f}\n\t😀]{0,12}",
+            ]
+        }
+
+        fn value() -> impl Strategy<Value = AttributeValue> {
+            let leaf = prop_oneof![
+                text().prop_map(AttributeValue::S),
+                "-?[0-9]{1,38}(\\.[0-9]{1,5})?([eE][+-]?[0-9]{1,2})?".prop_map(AttributeValue::N),
+                prop::collection::vec(any::<u8>(), 0..20).prop_map(|b| AttributeValue::B(Blob::new(b))),
+                any::<bool>().prop_map(AttributeValue::Bool),
+                Just(AttributeValue::Null(true)),
+                prop::collection::vec(text(), 1..4).prop_map(AttributeValue::Ss),
+                prop::collection::vec("[0-9]{1,5}", 1..4).prop_map(AttributeValue::Ns),
+                prop::collection::vec(prop::collection::vec(any::<u8>(), 1..5).prop_map(Blob::new), 1..3)
+                    .prop_map(AttributeValue::Bs),
+            ];
+            leaf.prop_recursive(3, 24, 4, |inner| {
+                prop_oneof![
+                    prop::collection::vec(inner.clone(), 0..4).prop_map(AttributeValue::L),
+                    prop::collection::hash_map(text(), inner, 0..4).prop_map(AttributeValue::M),
+                ]
+            })
+        }
+
+        proptest! {
+            #[test]
+            fn an_item_survives_dynamodb_json(item in prop::collection::hash_map(text(), value(), 0..6)) {
+                let json = item_to_json(&item);
+                let text = json.to_string();
+                let back = item_from_json(&serde_json::from_str(&text).unwrap()).unwrap();
+                prop_assert_eq!(back, item);
+            }
+        }
+    }
 }
