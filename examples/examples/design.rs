@@ -163,17 +163,27 @@ async fn load(args: &Args) -> Res {
     let d = design(args.get("design").unwrap_or(table))?;
     let backend = local::file(path)?;
     let db = backend.db(table);
-    let exists = db.client().describe_table().table_name(table).send().await.is_ok();
+    let exists = db
+        .client()
+        .describe_table()
+        .table_name(table)
+        .send()
+        .await
+        .is_ok();
     if !exists {
         db.create_table(&d.metas()).await?;
     }
     let (mut puts, mut deletes, mut bad) = (0, 0, 0);
     for name in &args.rest {
         let load = if name == "-" {
-            ExportReader::new(std::io::stdin().lock()).load_into(&db).await?
+            ExportReader::new(std::io::stdin().lock())
+                .load_into(&db)
+                .await?
         } else {
             let file = std::fs::File::open(name).map_err(|e| format!("{name}: {e}"))?;
-            ExportReader::new(std::io::BufReader::new(file)).load_into(&db).await?
+            ExportReader::new(std::io::BufReader::new(file))
+                .load_into(&db)
+                .await?
         };
         for e in load.errors.iter().take(20) {
             eprintln!("{name}: {e}");
@@ -187,7 +197,11 @@ async fn load(args: &Args) -> Res {
             load.deletes,
             load.errors.len()
         );
-        (puts, deletes, bad) = (puts + load.puts, deletes + load.deletes, bad + load.errors.len());
+        (puts, deletes, bad) = (
+            puts + load.puts,
+            deletes + load.deletes,
+            bad + load.errors.len(),
+        );
     }
     println!("{table} in {path}: {puts} written, {deletes} deleted, {bad} unreadable lines");
     println!("  cargo run --example design -- live --file {path} --table {table} --html {table}-live.html");

@@ -27,7 +27,9 @@ fn text(out: &[u8]) -> String {
 #[test]
 fn design_load_writes_an_export_into_a_file_that_design_live_shows() {
     let Some(bin) = design_binary() else {
-        eprintln!("skipped: the design example is not built (cargo test -p dynakey-examples builds it)");
+        eprintln!(
+            "skipped: the design example is not built (cargo test -p dynakey-examples builds it)"
+        );
         return;
     };
     let dir = std::env::temp_dir().join(format!("dynakey-load-{}", uuid::Uuid::new_v4().simple()));
@@ -44,7 +46,10 @@ fn design_load_writes_an_export_into_a_file_that_design_live_shows() {
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
-    assert!(stdout.contains("11 written, 0 deleted, 1 unreadable"), "{stdout}");
+    assert!(
+        stdout.contains("11 written, 0 deleted, 1 unreadable"),
+        "{stdout}"
+    );
     assert!(stderr.contains("export line 12: not JSON"), "{stderr}");
 
     // The incremental export from stdin, on top.
@@ -64,7 +69,11 @@ fn design_load_writes_an_export_into_a_file_that_design_live_shows() {
         .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
-    assert!(text(&out.stdout).contains("2 written, 1 deleted, 0 unreadable"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("2 written, 1 deleted, 0 unreadable"),
+        "{}",
+        text(&out.stdout)
+    );
 
     let md = dir.join("live.md");
     let out = Command::new(&bin)
@@ -76,7 +85,13 @@ fn design_load_writes_an_export_into_a_file_that_design_live_shows() {
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     let view = std::fs::read_to_string(&md).unwrap();
-    assert!(view.contains("Sampled 11 items (the whole table)") && view.contains("3 problems"), "{view}");
-    assert!(view.contains("USER#u4") && !view.contains("PRODUCT#p2"), "{view}");
+    assert!(
+        view.contains("Sampled 11 items (the whole table)") && view.contains("3 problems"),
+        "{view}"
+    );
+    assert!(
+        view.contains("USER#u4") && !view.contains("PRODUCT#p2"),
+        "{view}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

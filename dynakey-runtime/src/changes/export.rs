@@ -252,7 +252,10 @@ impl<R: BufRead> ExportReader<R> {
     /// with a [`strict`](ChangeDecoder::strict) decoder; an item of a known
     /// type that does not decode is an error naming the attribute. See the
     /// example on [`ExportReader`].
-    pub fn typed<T>(self, decoder: ChangeDecoder<T>) -> impl Iterator<Item = Result<T, ExportError>> {
+    pub fn typed<T>(
+        self,
+        decoder: ChangeDecoder<T>,
+    ) -> impl Iterator<Item = Result<T, ExportError>> {
         let mut items = self.items_numbered();
         std::iter::from_fn(move || loop {
             let (line, item) = match items.next()? {
@@ -333,7 +336,11 @@ impl<R: BufRead> ExportReader<R> {
                 Ok(x) => x,
                 Err(e) => return Some(Err(e)),
             };
-            Some(decoder.decode(&r).map_err(|e| ExportError::from_change(line, e)))
+            Some(
+                decoder
+                    .decode(&r)
+                    .map_err(|e| ExportError::from_change(line, e)),
+            )
         })
     }
 
@@ -385,7 +392,11 @@ fn record(v: &Value, view: StreamView) -> Result<ChangeRecord, LineError> {
     }
     let keys = match v.get("Keys") {
         Some(k) => item(k, "Keys").map_err(LineError)?,
-        None => return Err(bad("no \"Keys\" or \"Item\": not a line of a DynamoDB JSON export")),
+        None => {
+            return Err(bad(
+                "no \"Keys\" or \"Item\": not a line of a DynamoDB JSON export",
+            ))
+        }
     };
     let image = |k: &str| -> Result<Option<Item>, LineError> {
         match v.get(k) {
@@ -407,7 +418,8 @@ fn record(v: &Value, view: StreamView) -> Result<ChangeRecord, LineError> {
     r.new = new;
     r.view = Some(view);
     r.created_at = time::read(
-        v.get("Metadata").and_then(|m| m.get("WriteTimestampMicros")),
+        v.get("Metadata")
+            .and_then(|m| m.get("WriteTimestampMicros")),
         Source::Export,
         None,
         "Metadata.WriteTimestampMicros",
@@ -439,11 +451,16 @@ mod tests {
 
     #[test]
     fn an_io_error_ends_the_read_after_what_was_read() {
-        let got: Vec<_> = ExportReader::new(io::BufReader::new(Broken(0))).items().collect();
+        let got: Vec<_> = ExportReader::new(io::BufReader::new(Broken(0)))
+            .items()
+            .collect();
         assert_eq!(got.len(), 2);
         assert!(got[0].is_ok());
         let e = got[1].as_ref().unwrap_err();
-        assert!(matches!(e.kind, ExportErrorKind::Io(_)) && e.line == 2, "{e}");
+        assert!(
+            matches!(e.kind, ExportErrorKind::Io(_)) && e.line == 2,
+            "{e}"
+        );
     }
 
     #[test]
@@ -452,11 +469,19 @@ mod tests {
         let got: Vec<_> = ExportReader::new(&text[..]).items().collect();
         let lines: Vec<_> = got
             .iter()
-            .map(|r| r.as_ref().map_or_else(|e| format!("err {}", e.line), |i| i["pk"].as_s().unwrap().clone()))
+            .map(|r| {
+                r.as_ref().map_or_else(
+                    |e| format!("err {}", e.line),
+                    |i| i["pk"].as_s().unwrap().clone(),
+                )
+            })
             .collect();
         assert_eq!(lines, ["A", "err 3", "err 4", "err 6", "D"]);
         let ion = got[2].as_ref().unwrap_err().to_string();
-        assert!(ion.contains("Ion") && ion.contains("DYNAMODB_JSON"), "{ion}");
+        assert!(
+            ion.contains("Ion") && ion.contains("DYNAMODB_JSON"),
+            "{ion}"
+        );
         let inc = got[3].as_ref().unwrap_err().to_string();
         assert!(inc.contains("incremental"), "{inc}");
     }
@@ -464,8 +489,15 @@ mod tests {
     #[test]
     fn a_bad_write_time_names_its_field() {
         let line = br#"{"Metadata":{"WriteTimestampMicros":{"S":"soon"}},"Keys":{"pk":{"S":"A"}}}"#;
-        let e = ExportReader::new(&line[..]).records().next().unwrap().unwrap_err();
-        assert!(e.to_string().contains("Metadata.WriteTimestampMicros"), "{e}");
+        let e = ExportReader::new(&line[..])
+            .records()
+            .next()
+            .unwrap()
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("Metadata.WriteTimestampMicros"),
+            "{e}"
+        );
         assert!(matches!(e.kind, ExportErrorKind::Malformed { .. }));
     }
 }

@@ -182,7 +182,14 @@ pub fn record_from_json(v: &Value) -> Result<ChangeRecord, ChangeError> {
     // Kinesis Data Streams for DynamoDB writes `tableName` and
     // `recordFormat` beside the fields the Streams API has.
     let kinesis = v.get("recordFormat").is_some() || v.get("tableName").is_some();
-    record_from(v, if kinesis { Source::Kinesis } else { Source::Streams })
+    record_from(
+        v,
+        if kinesis {
+            Source::Kinesis
+        } else {
+            Source::Streams
+        },
+    )
 }
 
 /// [`record_from_json`] with the source known (a Kinesis record's data).
@@ -377,13 +384,17 @@ mod tests {
             let leaf = prop_oneof![
                 text().prop_map(AttributeValue::S),
                 "-?[0-9]{1,38}(\\.[0-9]{1,5})?([eE][+-]?[0-9]{1,2})?".prop_map(AttributeValue::N),
-                prop::collection::vec(any::<u8>(), 0..20).prop_map(|b| AttributeValue::B(Blob::new(b))),
+                prop::collection::vec(any::<u8>(), 0..20)
+                    .prop_map(|b| AttributeValue::B(Blob::new(b))),
                 any::<bool>().prop_map(AttributeValue::Bool),
                 Just(AttributeValue::Null(true)),
                 prop::collection::vec(text(), 1..4).prop_map(AttributeValue::Ss),
                 prop::collection::vec("[0-9]{1,5}", 1..4).prop_map(AttributeValue::Ns),
-                prop::collection::vec(prop::collection::vec(any::<u8>(), 1..5).prop_map(Blob::new), 1..3)
-                    .prop_map(AttributeValue::Bs),
+                prop::collection::vec(
+                    prop::collection::vec(any::<u8>(), 1..5).prop_map(Blob::new),
+                    1..3
+                )
+                .prop_map(AttributeValue::Bs),
             ];
             leaf.prop_recursive(3, 24, 4, |inner| {
                 prop_oneof![

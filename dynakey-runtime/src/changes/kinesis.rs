@@ -43,9 +43,8 @@ use super::time::Source;
 /// assert!(record_from_kinesis_data(b"not json").is_err());
 /// ```
 pub fn record_from_kinesis_data(data: &[u8]) -> Result<ChangeRecord, ChangeError> {
-    let v: Value = serde_json::from_slice(data).map_err(|e| {
-        ChangeError::malformed(format!("a Kinesis record's data is not JSON: {e}"))
-    })?;
+    let v: Value = serde_json::from_slice(data)
+        .map_err(|e| ChangeError::malformed(format!("a Kinesis record's data is not JSON: {e}")))?;
     record_from(&v, Source::Kinesis)
 }
 
@@ -56,16 +55,19 @@ pub fn record_from_kinesis_data(data: &[u8]) -> Result<ChangeRecord, ChangeError
 pub(crate) fn from_lambda_json(v: &Value) -> Option<Result<ChangeRecord, ChangeError>> {
     let kinesis = v.get("kinesis")?;
     let data = kinesis.get("data")?.as_str()?;
-    Some((|| {
-        let bytes = aws_smithy_types::base64::decode(data).map_err(|e| {
-            ChangeError::malformed(format!("kinesis.data is not base64: {e}"))
-        })?;
-        let mut r = record_from_kinesis_data(&bytes)?;
-        let text = |x: Option<&Value>| x.and_then(Value::as_str).map(str::to_owned);
-        r.sequence_number = text(kinesis.get("sequenceNumber"));
-        r.shard_id = shard_of(v.get("eventID").and_then(Value::as_str));
-        Ok(r)
-    })())
+    Some(from_envelope(v, kinesis, data))
+}
+
+fn from_envelope(v: &Value, kinesis: &Value, data: &str) -> Result<ChangeRecord, ChangeError> {
+    let bytes = aws_smithy_types::base64::decode(data)
+        .map_err(|e| ChangeError::malformed(format!("kinesis.data is not base64: {e}")))?;
+    let mut r = record_from_kinesis_data(&bytes)?;
+    r.sequence_number = kinesis
+        .get("sequenceNumber")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    r.shard_id = shard_of(v.get("eventID").and_then(Value::as_str));
+    Ok(r)
 }
 
 /// The shard of a Lambda Kinesis record's `eventID` (`shardId-…:<sequence>`).
@@ -217,7 +219,9 @@ mod tests {
     #[test]
     fn the_shard_is_the_event_id_before_the_colon() {
         assert_eq!(
-            shard_of(Some("shardId-000000000006:49590338271490256608559692538361571095921575989136588898")),
+            shard_of(Some(
+                "shardId-000000000006:49590338271490256608559692538361571095921575989136588898"
+            )),
             Some("shardId-000000000006".to_owned())
         );
         assert_eq!(shard_of(Some("no-colon")), None);

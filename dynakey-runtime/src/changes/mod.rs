@@ -106,8 +106,8 @@ pub use json::{item_from_json, item_to_json, record_from_json};
 pub use kinesis::record_from_kinesis_data;
 pub use order::dedupe_and_order;
 pub use record::{is_ttl_identity, ChangeRecord, Operation, StreamView};
-pub use value::{compare_numbers, same_value};
 pub(crate) use value::same_opt;
+pub use value::{compare_numbers, same_value};
 
 #[cfg(feature = "streams")]
 pub use feed::ChangeFeed;

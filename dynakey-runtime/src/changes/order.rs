@@ -86,7 +86,8 @@ pub fn dedupe_and_order(records: impl IntoIterator<Item = ChangeRecord>) -> Vec<
         groups[g].push(i);
     }
     // (no time, time, item, rank within the item) for every record.
-    let mut rank: Vec<(bool, Option<SystemTime>, usize, usize)> = vec![(true, None, 0, 0); kept.len()];
+    let mut rank: Vec<(bool, Option<SystemTime>, usize, usize)> =
+        vec![(true, None, 0, 0); kept.len()];
     for (g, members) in groups.iter().enumerate() {
         for (pos, i) in in_item_order(&kept, members).into_iter().enumerate() {
             rank[i] = (kept[i].created_at.is_none(), kept[i].created_at, g, pos);
@@ -149,7 +150,10 @@ fn same_change(a: &ChangeRecord, b: &ChangeRecord) -> bool {
         (None, None) => true,
         _ => false,
     };
-    a.op == b.op && same_item(&a.keys, &b.keys) && same_image(&a.old, &b.old) && same_image(&a.new, &b.new)
+    a.op == b.op
+        && same_item(&a.keys, &b.keys)
+        && same_image(&a.old, &b.old)
+        && same_image(&a.new, &b.new)
 }
 
 /// The item a record is of, as text: its table and key attributes, numbers
@@ -189,8 +193,14 @@ mod tests {
 
     #[test]
     fn numbers_in_keys_are_one_item_by_value() {
-        let a = ChangeRecord::new(Operation::Insert, [("pk".to_owned(), N("100".into()))].into());
-        let b = ChangeRecord::new(Operation::Insert, [("pk".to_owned(), N("1E+2".into()))].into());
+        let a = ChangeRecord::new(
+            Operation::Insert,
+            [("pk".to_owned(), N("100".into()))].into(),
+        );
+        let b = ChangeRecord::new(
+            Operation::Insert,
+            [("pk".to_owned(), N("1E+2".into()))].into(),
+        );
         assert_eq!(identity(&a), identity(&b));
         let mut other_table = b.clone();
         other_table.table = Some("t2".into());
@@ -200,12 +210,29 @@ mod tests {
     #[test]
     fn a_chain_at_one_time_is_put_in_order_and_untimed_records_last() {
         let at = UNIX_EPOCH + Duration::from_millis(5);
-        let v = |x: &str| -> Item { [("pk".to_owned(), S("A".into())), ("v".to_owned(), S(x.into()))].into() };
-        let m = |a: &str, b: &str| ChangeRecord::new(Operation::Modify, keys("A")).with_old(v(a)).with_new(v(b)).with_created_at(at);
+        let v = |x: &str| -> Item {
+            [
+                ("pk".to_owned(), S("A".into())),
+                ("v".to_owned(), S(x.into())),
+            ]
+            .into()
+        };
+        let m = |a: &str, b: &str| {
+            ChangeRecord::new(Operation::Modify, keys("A"))
+                .with_old(v(a))
+                .with_new(v(b))
+                .with_created_at(at)
+        };
         let untimed = ChangeRecord::new(Operation::Remove, keys("A")).with_old(v("z"));
         let out = dedupe_and_order(vec![untimed, m("b", "c"), m("c", "d"), m("a", "b")]);
-        let news: Vec<_> = out.iter().map(|r| r.new.as_ref().map(|n| n["v"].as_s().unwrap().clone())).collect();
-        assert_eq!(news, [Some("b".into()), Some("c".into()), Some("d".into()), None]);
+        let news: Vec<_> = out
+            .iter()
+            .map(|r| r.new.as_ref().map(|n| n["v"].as_s().unwrap().clone()))
+            .collect();
+        assert_eq!(
+            news,
+            [Some("b".into()), Some("c".into()), Some("d".into()), None]
+        );
     }
 
     #[test]

@@ -82,7 +82,7 @@ pub(crate) fn read(
             )))
         }
     };
-    let number = |text: &str| epoch(text, stated, source).map_err(|why| bad(why));
+    let number = |text: &str| epoch(text, stated, source).map_err(&bad);
     match v {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Number(n)) => number(&n.to_string()).map(Some),
@@ -92,9 +92,9 @@ pub(crate) fn read(
             _ => Err(bad("expected a number, text or {\"N\": \"..\"}")),
         },
         Some(Value::String(s)) if crate::number::parse(s).is_some() => number(s).map(Some),
-        Some(Value::String(s)) => iso8601(s).map(Some).ok_or_else(|| {
-            bad("neither epoch time nor ISO 8601 (as 2024-11-14T08:00:37-08:00)")
-        }),
+        Some(Value::String(s)) => iso8601(s)
+            .map(Some)
+            .ok_or_else(|| bad("neither epoch time nor ISO 8601 (as 2024-11-14T08:00:37-08:00)")),
         Some(_) => Err(bad("expected a number or text")),
     }
 }
@@ -185,7 +185,10 @@ mod tests {
         assert_eq!(ms(t), 1_700_000_000_500);
         let t = at(json!("1700000000.123456789"), Source::Streams, None).unwrap();
         let d = t.duration_since(UNIX_EPOCH).unwrap();
-        assert_eq!((d.as_secs(), d.subsec_nanos()), (1_700_000_000, 123_456_789));
+        assert_eq!(
+            (d.as_secs(), d.subsec_nanos()),
+            (1_700_000_000, 123_456_789)
+        );
         assert_eq!(
             at(json!("1.7E9"), Source::Streams, None),
             at(json!(1700000000), Source::Streams, None)
@@ -198,7 +201,12 @@ mod tests {
         let utc = at(json!("2024-11-14T16:00:37Z"), Source::Streams, None).unwrap();
         assert_eq!(pst, utc);
         assert_eq!(ms(utc), 1_731_600_037_000);
-        let frac = at(json!("2024-11-14T16:00:37.250+00:00"), Source::Streams, None).unwrap();
+        let frac = at(
+            json!("2024-11-14T16:00:37.250+00:00"),
+            Source::Streams,
+            None,
+        )
+        .unwrap();
         assert_eq!(ms(frac), 1_731_600_037_250);
         let bare = at(json!("2024-11-14T16:00:37"), Source::Streams, None).unwrap();
         assert_eq!(bare, utc, "no offset is UTC");
@@ -214,34 +222,76 @@ mod tests {
             Some(json!("MICROSECOND")),
         )
         .unwrap();
-        assert_eq!(stated.duration_since(UNIX_EPOCH).unwrap().as_micros(), 1_731_600_037_123_456);
+        assert_eq!(
+            stated.duration_since(UNIX_EPOCH).unwrap().as_micros(),
+            1_731_600_037_123_456
+        );
         // Unstated microseconds: milliseconds would be the year 56,000.
-        assert_eq!(at(json!(1731600037123456u64), Source::Kinesis, None), Some(stated));
+        assert_eq!(
+            at(json!(1731600037123456u64), Source::Kinesis, None),
+            Some(stated)
+        );
         // A Kinesis time handed to the Streams decoder: seconds would be
         // the year 56,800; its magnitude says milliseconds.
-        assert_eq!(at(json!(1731600037123u64), Source::Streams, None), Some(millis));
-        let stated_ms = at(json!(1731600037123u64), Source::Kinesis, Some(json!("MILLISECOND")));
+        assert_eq!(
+            at(json!(1731600037123u64), Source::Streams, None),
+            Some(millis)
+        );
+        let stated_ms = at(
+            json!(1731600037123u64),
+            Source::Kinesis,
+            Some(json!("MILLISECOND")),
+        );
         assert_eq!(stated_ms, Some(millis));
     }
 
     #[test]
     fn export_micros_in_every_written_form() {
         let want = at(json!(1699999999999999u64), Source::Export, None).unwrap();
-        assert_eq!(at(json!("1699999999999999"), Source::Export, None), Some(want));
-        assert_eq!(at(json!({"N": "1699999999999999"}), Source::Export, None), Some(want));
-        assert_eq!(want.duration_since(UNIX_EPOCH).unwrap().as_micros(), 1_699_999_999_999_999);
+        assert_eq!(
+            at(json!("1699999999999999"), Source::Export, None),
+            Some(want)
+        );
+        assert_eq!(
+            at(json!({"N": "1699999999999999"}), Source::Export, None),
+            Some(want)
+        );
+        assert_eq!(
+            want.duration_since(UNIX_EPOCH).unwrap().as_micros(),
+            1_699_999_999_999_999
+        );
     }
 
     #[test]
     fn absent_is_none_and_nonsense_is_an_error() {
         assert_eq!(read(None, Source::Streams, None, "t").unwrap(), None);
-        assert_eq!(read(Some(&Value::Null), Source::Kinesis, None, "t").unwrap(), None);
-        for bad in [json!("yesterday"), json!(-5), json!(true), json!("1e40"), json!({"S": "1"})] {
-            let e = read(Some(&bad), Source::Streams, None, "dynamodb.ApproximateCreationDateTime")
-                .unwrap_err();
+        assert_eq!(
+            read(Some(&Value::Null), Source::Kinesis, None, "t").unwrap(),
+            None
+        );
+        for bad in [
+            json!("yesterday"),
+            json!(-5),
+            json!(true),
+            json!("1e40"),
+            json!({"S": "1"}),
+        ] {
+            let e = read(
+                Some(&bad),
+                Source::Streams,
+                None,
+                "dynamodb.ApproximateCreationDateTime",
+            )
+            .unwrap_err();
             assert!(e.to_string().contains("ApproximateCreationDateTime"), "{e}");
         }
-        let e = read(Some(&json!(1)), Source::Kinesis, Some(&json!("NANOSECOND")), "t").unwrap_err();
+        let e = read(
+            Some(&json!(1)),
+            Source::Kinesis,
+            Some(&json!("NANOSECOND")),
+            "t",
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("NANOSECOND"), "{e}");
     }
 }

@@ -124,9 +124,15 @@ mod tests {
     fn past_28_digits_numbers_still_compare_by_value() {
         let n = |s: &str| V::N(s.to_owned());
         let d38 = "9".repeat(38);
-        assert!(same_value(&n(&d38), &n(&format!("9.{}E+37", "9".repeat(37)))));
+        assert!(same_value(
+            &n(&d38),
+            &n(&format!("9.{}E+37", "9".repeat(37)))
+        ));
         assert!(!same_value(&n(&d38), &n(&format!("{}8", "9".repeat(37)))));
-        assert!(same_value(&n("1E-130"), &n(&format!("0.{}1", "0".repeat(129)))));
+        assert!(same_value(
+            &n("1E-130"),
+            &n(&format!("0.{}1", "0".repeat(129)))
+        ));
         assert!(!same_value(&n("1E-130"), &n("1E-129")));
     }
 }

@@ -387,7 +387,11 @@ mod tests {
     fn a_key_number_in_another_form_is_not_drift() {
         let stored = |n: &str| -> Item { [("n".to_owned(), AttributeValue::N(n.into()))].into() };
         for same in ["1E+2", "100.000", "0.1E3", "+100"] {
-            assert_eq!(check(Some(writes_100), &stored(same), &["n"]), ItemStatus::Sound, "{same}");
+            assert_eq!(
+                check(Some(writes_100), &stored(same), &["n"]),
+                ItemStatus::Sound,
+                "{same}"
+            );
         }
         let ItemStatus::Drift { keys } = check(Some(writes_100), &stored("1E+3"), &["n"]) else {
             panic!("1E+3 is not 100")

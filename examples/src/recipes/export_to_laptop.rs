@@ -175,9 +175,24 @@ pub fn incremental_export() -> Result<Vec<String>, Error> {
     let u4 = user("u4", "Dee");
     let t = 1_784_196_000_000_000;
     Ok(vec![
-        incremental_line(t, &open.item_key()?.to_attributes(), Some(&item(&open)?), Some(&item(&shipped)?)),
-        incremental_line(t + 500_000, &p2.item_key()?.to_attributes(), Some(&item(&p2)?), None),
-        incremental_line(t + 1_000_000, &u4.item_key()?.to_attributes(), None, Some(&item(&u4)?)),
+        incremental_line(
+            t,
+            &open.item_key()?.to_attributes(),
+            Some(&item(&open)?),
+            Some(&item(&shipped)?),
+        ),
+        incremental_line(
+            t + 500_000,
+            &p2.item_key()?.to_attributes(),
+            Some(&item(&p2)?),
+            None,
+        ),
+        incremental_line(
+            t + 1_000_000,
+            &u4.item_key()?.to_attributes(),
+            None,
+            Some(&item(&u4)?),
+        ),
     ])
 }
 
@@ -200,7 +215,9 @@ pub async fn run(db: &Db) -> Result<Report, Error> {
         .map(|e| (e.line, e.kind.to_string()))
         .collect();
 
-    let design = (designs::find("shop").ok_or_else(|| refused("no shop design"))?.build)()?;
+    let design = (designs::find("shop")
+        .ok_or_else(|| refused("no shop design"))?
+        .build)()?;
     let view = design.live(db, 1000).await?;
     let problems = view
         .problems()
@@ -211,7 +228,11 @@ pub async fn run(db: &Db) -> Result<Report, Error> {
                 ItemStatus::Drift { .. } => "keys drifted",
                 ItemStatus::Sound | ItemStatus::Unchecked => "",
             };
-            (i.pk.clone(), i.sk.clone().unwrap_or_default(), what.to_owned())
+            (
+                i.pk.clone(),
+                i.sk.clone().unwrap_or_default(),
+                what.to_owned(),
+            )
         })
         .collect();
 
@@ -247,7 +268,12 @@ pub async fn run(db: &Db) -> Result<Report, Error> {
 
 /// `pk / sk` of a key.
 fn key_text(keys: &Item) -> String {
-    let s = |a: &str| keys.get(a).and_then(|v| v.as_s().ok()).cloned().unwrap_or_default();
+    let s = |a: &str| {
+        keys.get(a)
+            .and_then(|v| v.as_s().ok())
+            .cloned()
+            .unwrap_or_default()
+    };
     format!("{} / {}", s("pk"), s("sk"))
 }
 
@@ -269,7 +295,11 @@ impl fmt::Display for Report {
             format!(
                 "live view: {} items{}",
                 self.viewed.0,
-                if self.viewed.1 { " (the whole table)" } else { "" }
+                if self.viewed.1 {
+                    " (the whole table)"
+                } else {
+                    ""
+                }
             ),
             ["entity", "items"],
         );
@@ -282,7 +312,10 @@ impl fmt::Display for Report {
             problems.push([pk, sk, what]);
         }
         p.table(problems);
-        let mut changes = Table::new("incremental export, as typed changes", ["change", "key", "changed"]);
+        let mut changes = Table::new(
+            "incremental export, as typed changes",
+            ["change", "key", "changed"],
+        );
         for (what, key, changed) in &self.changes {
             changes.push([what.clone(), key.clone(), changed.join(", ")]);
         }

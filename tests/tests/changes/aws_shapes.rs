@@ -65,7 +65,10 @@ fn numbers_past_28_digits_are_compared_by_value_not_as_text() {
     // The same record through the JSON decoder and as a Lambda record.
     let lambda: aws_lambda_events::event::dynamodb::EventRecord =
         serde_json::from_value(r.clone()).unwrap();
-    for change in [d.decode_json(&r).unwrap(), d.decode_lambda_record(&lambda).unwrap()] {
+    for change in [
+        d.decode_json(&r).unwrap(),
+        d.decode_lambda_record(&lambda).unwrap(),
+    ] {
         let ChangeKind::Modified { old, new, changed } = &change.kind else {
             panic!("{change:?}")
         };
@@ -107,12 +110,19 @@ fn an_iso_8601_time_as_the_aws_cli_v2_prints_it_is_read() {
     ] {
         let r = get_records_record(image("1", "2", "a"), image("1", "2", "b"), json!(text));
         let t = record_from_json(&r).unwrap().created_at.unwrap();
-        assert_eq!(t.duration_since(UNIX_EPOCH).unwrap().as_millis(), ms, "{text}");
+        assert_eq!(
+            t.duration_since(UNIX_EPOCH).unwrap().as_millis(),
+            ms,
+            "{text}"
+        );
     }
     // A time that is there but no time is an error naming the field.
     let r = get_records_record(image("1", "2", "a"), image("1", "2", "b"), json!("tuesday"));
     let e = record_from_json(&r).unwrap_err().to_string();
-    assert!(e.contains("ApproximateCreationDateTime") && e.contains("tuesday"), "{e}");
+    assert!(
+        e.contains("ApproximateCreationDateTime") && e.contains("tuesday"),
+        "{e}"
+    );
 }
 
 /// Lambda's sample DynamoDB event (docs.aws.amazon.com/lambda/latest/dg/
@@ -142,7 +152,10 @@ fn a_record_without_a_time_has_none_from_every_entry_point() {
     let event: Event = serde_json::from_value(v.clone()).unwrap();
     // aws_lambda_events fills the missing time with the epoch.
     assert_eq!(
-        event.records[0].change.approximate_creation_date_time.timestamp(),
+        event.records[0]
+            .change
+            .approximate_creation_date_time
+            .timestamp(),
         0
     );
     let from_lambda = record_from_lambda(&event.records[0]).unwrap();
@@ -155,6 +168,12 @@ fn a_record_without_a_time_has_none_from_every_entry_point() {
     timed["Records"][0]["dynamodb"]["ApproximateCreationDateTime"] = json!(1479499740.0);
     let event: Event = serde_json::from_value(timed.clone()).unwrap();
     let want = Some(UNIX_EPOCH + Duration::from_secs(1_479_499_740));
-    assert_eq!(record_from_lambda(&event.records[0]).unwrap().created_at, want);
-    assert_eq!(record_from_json(&timed["Records"][0]).unwrap().created_at, want);
+    assert_eq!(
+        record_from_lambda(&event.records[0]).unwrap().created_at,
+        want
+    );
+    assert_eq!(
+        record_from_json(&timed["Records"][0]).unwrap().created_at,
+        want
+    );
 }

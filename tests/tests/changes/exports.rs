@@ -29,7 +29,8 @@ fn full_line(item: &Item) -> String {
 }
 
 fn incremental_line(micros: Value, keys: &Item, old: Option<&Item>, new: Option<&Item>) -> String {
-    let mut v = json!({ "Metadata": { "WriteTimestampMicros": micros }, "Keys": item_to_json(keys) });
+    let mut v =
+        json!({ "Metadata": { "WriteTimestampMicros": micros }, "Keys": item_to_json(keys) });
     if let Some(o) = old {
         v["OldImage"] = item_to_json(o);
     }
@@ -53,7 +54,10 @@ fn a_full_export_in_the_documented_shape_reads_line_by_line() {
         .next()
         .unwrap()
         .unwrap();
-    assert_eq!(item["Authors"], AttributeValue::Ss(vec!["Author1".into(), "Author2".into()]));
+    assert_eq!(
+        item["Authors"],
+        AttributeValue::Ss(vec!["Author1".into(), "Author2".into()])
+    );
     assert_eq!(item["Price"], AttributeValue::N("2000".into()));
     assert_eq!(item["InPublication"], AttributeValue::Bool(false));
 
@@ -112,10 +116,26 @@ fn an_incremental_export_reads_as_typed_changes_with_write_times() {
     let micros = 1_731_600_037_123_456u64;
     // The three forms a write time comes in.
     let text = [
-        incremental_line(json!({"N": micros.to_string()}), &keys(&t1), Some(&t1.to_item().unwrap()), Some(&renamed.to_item().unwrap())),
-        incremental_line(json!(micros.to_string()), &keys(&t2), None, Some(&t2.to_item().unwrap())),
-        incremental_line(json!(micros + 1), &keys(&t2), Some(&t2.to_item().unwrap()), None),
-        r#"{"Metadata":{"WriteTimestampMicros":{"N":"soon"}},"Keys":{"pk":{"S":"ORG#acme"}}}"#.to_owned(),
+        incremental_line(
+            json!({"N": micros.to_string()}),
+            &keys(&t1),
+            Some(&t1.to_item().unwrap()),
+            Some(&renamed.to_item().unwrap()),
+        ),
+        incremental_line(
+            json!(micros.to_string()),
+            &keys(&t2),
+            None,
+            Some(&t2.to_item().unwrap()),
+        ),
+        incremental_line(
+            json!(micros + 1),
+            &keys(&t2),
+            Some(&t2.to_item().unwrap()),
+            None,
+        ),
+        r#"{"Metadata":{"WriteTimestampMicros":{"N":"soon"}},"Keys":{"pk":{"S":"ORG#acme"}}}"#
+            .to_owned(),
     ]
     .join("\n");
     let changes: Vec<_> = ExportReader::new(text.as_bytes())
@@ -138,7 +158,12 @@ fn an_incremental_export_reads_as_typed_changes_with_write_times() {
     // Under NEW_IMAGE an insert and an update look alike, and a delete is
     // its keys: changes lacking the old image.
     let new_image = [
-        incremental_line(json!({"N": "1"}), &keys(&t2), None, Some(&t2.to_item().unwrap())),
+        incremental_line(
+            json!({"N": "1"}),
+            &keys(&t2),
+            None,
+            Some(&t2.to_item().unwrap()),
+        ),
         incremental_line(json!({"N": "2"}), &keys(&t2), None, None),
     ]
     .join("\n");
@@ -153,15 +178,22 @@ fn an_incremental_export_reads_as_typed_changes_with_write_times() {
         .changes(ChangeDecoder::<OrgItem>::union().allow_partial())
         .map(Result::unwrap)
         .collect();
-    assert!(matches!(&partial[0].kind, ChangeKind::Partial { new: Some(OrgItem::Task(t)), .. } if *t == t2));
+    assert!(
+        matches!(&partial[0].kind, ChangeKind::Partial { new: Some(OrgItem::Task(t)), .. } if *t == t2)
+    );
 }
 
 #[tokio::test]
 async fn an_export_loads_into_a_table_and_an_incremental_one_applies_on_every_backend() {
     let b = backend();
     let db = table(&b, StreamView::NewAndOldImages).await;
-    let tasks: Vec<Task> = (0..130).map(|i| task("acme", &format!("t{i:03}"))).collect();
-    let mut lines: Vec<String> = tasks.iter().map(|t| full_line(&t.to_item().unwrap())).collect();
+    let tasks: Vec<Task> = (0..130)
+        .map(|i| task("acme", &format!("t{i:03}")))
+        .collect();
+    let mut lines: Vec<String> = tasks
+        .iter()
+        .map(|t| full_line(&t.to_item().unwrap()))
+        .collect();
     lines.push(full_line(&org().to_item().unwrap()));
     lines.insert(40, "{\"Item\": 7}".to_owned());
     let load = ExportReader::new(lines.join("\n").as_bytes())
@@ -188,16 +220,49 @@ async fn an_export_loads_into_a_table_and_an_incremental_one_applies_on_every_ba
     };
     let fresh = task("acme", "new");
     let inc = [
-        incremental_line(json!({"N": "1"}), &keys(&tasks[0]), Some(&tasks[0].to_item().unwrap()), Some(&renamed.to_item().unwrap())),
-        incremental_line(json!({"N": "2"}), &keys(&tasks[1]), Some(&tasks[1].to_item().unwrap()), None),
-        incremental_line(json!({"N": "3"}), &keys(&fresh), None, Some(&fresh.to_item().unwrap())),
+        incremental_line(
+            json!({"N": "1"}),
+            &keys(&tasks[0]),
+            Some(&tasks[0].to_item().unwrap()),
+            Some(&renamed.to_item().unwrap()),
+        ),
+        incremental_line(
+            json!({"N": "2"}),
+            &keys(&tasks[1]),
+            Some(&tasks[1].to_item().unwrap()),
+            None,
+        ),
+        incremental_line(
+            json!({"N": "3"}),
+            &keys(&fresh),
+            None,
+            Some(&fresh.to_item().unwrap()),
+        ),
     ]
     .join("\n");
-    let applied = ExportReader::new(inc.as_bytes()).load_into(&db).await.unwrap();
-    assert_eq!((applied.puts, applied.deletes, applied.is_complete()), (2, 1, true));
-    let got = db.get(Task::key("acme", "t000").unwrap()).await.unwrap().unwrap();
+    let applied = ExportReader::new(inc.as_bytes())
+        .load_into(&db)
+        .await
+        .unwrap();
+    assert_eq!(
+        (applied.puts, applied.deletes, applied.is_complete()),
+        (2, 1, true)
+    );
+    let got = db
+        .get(Task::key("acme", "t000").unwrap())
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(got.title, "renamed");
-    assert!(db.get(Task::key("acme", "t001").unwrap()).await.unwrap().is_none());
-    assert!(db.get(Task::key("acme", "new").unwrap()).await.unwrap().is_some());
+    assert!(db
+        .get(Task::key("acme", "t001").unwrap())
+        .await
+        .unwrap()
+        .is_none());
+    assert!(db
+        .get(Task::key("acme", "new").unwrap())
+        .await
+        .unwrap()
+        .is_some());
     done(&b, &db).await;
 }

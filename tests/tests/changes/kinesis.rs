@@ -12,8 +12,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use aws_lambda_events::event::kinesis::KinesisEvent;
 use dynakey::changes::{
-    dedupe_and_order, item_to_json, record_from_json, record_from_kinesis, record_from_kinesis_data,
-    ChangeDecoder, ChangeKind, ChangeRecord, Operation,
+    dedupe_and_order, item_to_json, record_from_json, record_from_kinesis,
+    record_from_kinesis_data, ChangeDecoder, ChangeKind, ChangeRecord, Operation,
 };
 use dynakey::Entity;
 use dynakey_examples::task_counts::{OrgItem, Task};
@@ -23,7 +23,13 @@ use serde_json::{json, Value};
 use super::task;
 
 /// A Kinesis Data Streams for DynamoDB record (kds.html's shape).
-fn kinesis_record(name: &str, id: &str, time: Value, old: Option<&Task>, new: Option<&Task>) -> Value {
+fn kinesis_record(
+    name: &str,
+    id: &str,
+    time: Value,
+    old: Option<&Task>,
+    new: Option<&Task>,
+) -> Value {
     let keys = old.or(new).unwrap().item_key().unwrap().to_attributes();
     let mut d = json!({
         "ApproximateCreationDateTime": time,
@@ -116,7 +122,11 @@ fn kinesis_records_decode_with_their_times_identities_and_table() {
         .collect();
 
     for (i, c) in from_data.iter().enumerate() {
-        assert_eq!(c.created_at, Some(times[i]), "record {i}: not the year 56,800");
+        assert_eq!(
+            c.created_at,
+            Some(times[i]),
+            "record {i}: not the year 56,800"
+        );
         assert_eq!(c.table.as_deref(), Some("Tasks"));
         // Lambda's envelope adds the Kinesis sequence number and shard.
         let seq = format!("4959033827149025660855969253836157109592157598913658889{i}");
@@ -126,11 +136,20 @@ fn kinesis_records_decode_with_their_times_identities_and_table() {
             assert_eq!(via_lambda.kind, c.kind);
             assert_eq!(via_lambda.created_at, c.created_at);
         }
-        assert_eq!(from_json[i], *c, "the JSON decoder tells a Kinesis record by its fields");
+        assert_eq!(
+            from_json[i], *c,
+            "the JSON decoder tells a Kinesis record by its fields"
+        );
     }
-    assert_eq!(from_data[0].kind, ChangeKind::Inserted(OrgItem::Task(t1.clone())));
+    assert_eq!(
+        from_data[0].kind,
+        ChangeKind::Inserted(OrgItem::Task(t1.clone()))
+    );
     assert!(from_data[1].entered("GSI1") && from_data[1].changed("flagged_by"));
-    assert_eq!(from_data[2].kind, ChangeKind::Expired(OrgItem::Task(flagged)));
+    assert_eq!(
+        from_data[2].kind,
+        ChangeKind::Expired(OrgItem::Task(flagged))
+    );
     // The typed Lambda record gives the same record as its JSON.
     let typed = record_from_kinesis(&event.records[1]).unwrap();
     assert_eq!(typed, record_from_json(&event_json["Records"][1]).unwrap());
@@ -146,7 +165,9 @@ fn a_bad_kinesis_record_is_a_clear_error() {
         Some(&task("a", "b")),
     )]);
     event["Records"][0]["kinesis"]["data"] = json!("***");
-    let e = record_from_json(&event["Records"][0]).unwrap_err().to_string();
+    let e = record_from_json(&event["Records"][0])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("kinesis.data") && e.contains("base64"), "{e}");
     let e = record_from_kinesis_data(b"{\"eventName\": \"INSERT\"}").unwrap_err();
     assert!(e.to_string().contains("dynamodb"), "{e}");
@@ -184,9 +205,19 @@ fn histories() -> impl Strategy<Value = Vec<Step>> {
                     (Some(v), _) => (Operation::Remove, Some(v), None),
                 };
                 // An insert after a remove is a new chain: a later ms.
-                at += if op == Operation::Insert { gap + 1 } else { gap };
+                at += if op == Operation::Insert {
+                    gap + 1
+                } else {
+                    gap
+                };
                 current = new;
-                steps.push(Step { item, op, at, old, new });
+                steps.push(Step {
+                    item,
+                    op,
+                    at,
+                    old,
+                    new,
+                });
             }
         }
         steps
@@ -229,7 +260,10 @@ fn data(step: &Step, id: &str, form: u8) -> Vec<u8> {
 fn value_of(image: &Option<dynakey::Item>) -> Option<u64> {
     image.as_ref().map(|i| {
         let n = i["v"].as_n().unwrap();
-        n.trim_end_matches("E0").trim_end_matches(".000").parse().unwrap()
+        n.trim_end_matches("E0")
+            .trim_end_matches(".000")
+            .parse()
+            .unwrap()
     })
 }
 
@@ -237,7 +271,13 @@ fn value_of(image: &Option<dynakey::Item>) -> Option<u64> {
 fn summary(r: &ChangeRecord) -> (usize, Operation, SystemTime, Option<u64>, Option<u64>) {
     let pk = r.keys["pk"].as_s().unwrap();
     let item = pk.trim_start_matches("ITEM#").parse().unwrap();
-    (item, r.op, r.created_at.unwrap(), value_of(&r.old), value_of(&r.new))
+    (
+        item,
+        r.op,
+        r.created_at.unwrap(),
+        value_of(&r.old),
+        value_of(&r.new),
+    )
 }
 
 proptest! {
@@ -253,7 +293,7 @@ proptest! {
             let copies = prop::collection::vec((0..n, any::<bool>(), 0u8..3), 0..n + 1);
             (Just(steps), copies.prop_flat_map(move |copies| {
                 let mut all: Vec<(usize, bool, u8)> = (0..n).map(|i| (i, false, 0)).collect();
-                all.extend(copies.into_iter().map(|(i, new_id, form)| (i, new_id, form)));
+                all.extend(copies);
                 Just(all).prop_shuffle()
             }))
         })

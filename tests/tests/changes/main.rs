@@ -12,8 +12,8 @@ mod aws_shapes;
 mod exports;
 mod feed;
 mod handler;
-mod kinesis;
 mod kinds;
+mod kinesis;
 mod random;
 mod splits;
 

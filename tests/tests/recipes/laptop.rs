@@ -15,11 +15,20 @@ async fn an_export_loads_the_live_view_finds_its_problems_and_an_increment_appli
     assert_eq!((r.lines, r.loaded), (12, 11));
     assert_eq!(r.bad_lines.len(), 1);
     assert_eq!(r.bad_lines[0].0, 12);
-    assert!(r.bad_lines[0].1.starts_with("not JSON"), "{:?}", r.bad_lines);
+    assert!(
+        r.bad_lines[0].1.starts_with("not JSON"),
+        "{:?}",
+        r.bad_lines
+    );
     assert_eq!(r.viewed, (11, true));
     assert_eq!(
         r.counts,
-        [("UserProfile", 3), ("UserOrder", 4), ("OrderInfo", 1), ("Product", 2)]
+        [
+            ("UserProfile", 3),
+            ("UserOrder", 4),
+            ("OrderInfo", 1),
+            ("Product", 2)
+        ]
     );
     // Numbers another client wrote as `1.0E1` and `9.990` are no problem.
     let problems: Vec<(&str, &str, &str)> = r
@@ -49,6 +58,9 @@ async fn an_export_loads_the_live_view_finds_its_problems_and_an_increment_appli
         ]
     );
     assert_eq!(r.applied, (2, 1));
-    assert_eq!((r.o1_status, r.p2_left), (Some(OrderStatus::Shipped), false));
+    assert_eq!(
+        (r.o1_status, r.p2_left),
+        (Some(OrderStatus::Shipped), false)
+    );
     f.done().await;
 }
