@@ -83,6 +83,14 @@ impl ExportError {
         }
     }
 
+    /// A change that cannot be written into a table (no new image).
+    pub(crate) fn unapplied(line: u64) -> Self {
+        Self::malformed(
+            line,
+            "a change without its new image cannot be applied to a table",
+        )
+    }
+
     /// A [`ChangeError`] of line `line`: malformed values stay malformed.
     fn from_change(line: u64, e: ChangeError) -> Self {
         match e {

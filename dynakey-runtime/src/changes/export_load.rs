@@ -82,10 +82,28 @@ impl<R: BufRead> ExportReader<R> {
             Error::refused(format!("an export's item could not be sent: {e}"))
         };
         for line in self.records_numbered() {
-            let record = match line {
-                Ok((_, r)) => r,
+            let (line, record) = match line {
+                Ok(x) => x,
                 Err(e) => {
                     out.errors.push(e);
+                    continue;
+                }
+            };
+            let request = match (record.op, record.new) {
+                (Operation::Insert | Operation::Modify, Some(item)) => {
+                    let put = PutRequest::builder().set_item(Some(item)).build();
+                    WriteRequest::builder().put_request(put.map_err(built)?)
+                }
+                (Operation::Remove | Operation::Expire, _) => {
+                    let delete = DeleteRequest::builder()
+                        .set_key(Some(record.keys.clone()))
+                        .build();
+                    WriteRequest::builder().delete_request(delete.map_err(built)?)
+                }
+                // The reader gives every insert and modify its new image;
+                // should one come without, it is reported, not guessed at.
+                (_, None) => {
+                    out.errors.push(ExportError::unapplied(line));
                     continue;
                 }
             };
@@ -97,18 +115,10 @@ impl<R: BufRead> ExportReader<R> {
                 keys.clear();
             }
             keys.insert(id);
-            let request = match (record.op, record.new) {
-                (Operation::Insert | Operation::Modify, Some(item)) => {
-                    out.puts += 1;
-                    let put = PutRequest::builder().set_item(Some(item)).build();
-                    WriteRequest::builder().put_request(put.map_err(built)?)
-                }
-                _ => {
-                    out.deletes += 1;
-                    let delete = DeleteRequest::builder().set_key(Some(record.keys)).build();
-                    WriteRequest::builder().delete_request(delete.map_err(built)?)
-                }
-            };
+            match record.op {
+                Operation::Insert | Operation::Modify => out.puts += 1,
+                Operation::Remove | Operation::Expire => out.deletes += 1,
+            }
             pending.push(request.build());
         }
         flush(db, &mut pending).await?;

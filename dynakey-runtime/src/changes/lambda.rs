@@ -45,7 +45,7 @@ fn image(i: &serde_dynamo::Item) -> Option<Item> {
 ///     "awsRegion": "us-east-1", "eventID": "e1", "eventName": "INSERT",
 ///     "tableName": "Music", "recordFormat": "application/json", "userIdentity": null,
 ///     "dynamodb": { "ApproximateCreationDateTime": 1731600037123u64,
-///                   "Keys": { "pk": { "S": "A" } }, "NewImage": { "pk": { "S": "A" } } }
+///                   "Keys": { "pk": { "S": "A" } }, "NewImage": { "pk": { "S": "A" } }, "SizeBytes": 20 }
 /// })).unwrap();
 /// let at = record_from_lambda(&kinesis).unwrap().created_at.unwrap();
 /// assert_eq!(at.duration_since(std::time::UNIX_EPOCH).unwrap().as_millis(), 1_731_600_037_123);

@@ -57,21 +57,33 @@ pub fn same_value(a: &AttributeValue, b: &AttributeValue) -> bool {
     use AttributeValue as V;
     match (a, b) {
         (V::N(x), V::N(y)) => crate::number::same(x, y),
-        (V::Ss(x), V::Ss(y)) => same_set(x, y, |p, q| p == q),
-        (V::Ns(x), V::Ns(y)) => same_set(x, y, |p, q| crate::number::same(p, q)),
-        (V::Bs(x), V::Bs(y)) => same_set(x, y, |p, q| p == q),
+        (V::Ss(x), V::Ss(y)) => {
+            same_members(x.iter().map(String::as_str), y.iter().map(String::as_str))
+        }
+        (V::Ns(x), V::Ns(y)) => same_members(
+            x.iter().map(|n| crate::number::canonical(n)),
+            y.iter().map(|n| crate::number::canonical(n)),
+        ),
+        (V::Bs(x), V::Bs(y)) => {
+            same_members(x.iter().map(|b| b.as_ref()), y.iter().map(|b| b.as_ref()))
+        }
         (V::L(x), V::L(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q)),
         (V::M(x), V::M(y)) => same_item(x, y),
         _ => a == b,
     }
 }
 
-/// Both ways: a set holds no duplicates, but a record written by hand may,
-/// and `[1, 1]` is not `[1, 2]`.
-fn same_set<E>(x: &[E], y: &[E], eq: impl Fn(&E, &E) -> bool) -> bool {
-    x.len() == y.len()
-        && x.iter().all(|a| y.iter().any(|b| eq(a, b)))
-        && y.iter().all(|b| x.iter().any(|a| eq(a, b)))
+/// The same members, each as often (a set holds no duplicates, but a
+/// record written by hand may, and `[1, 1]` is not `[1, 2]`): sorted and
+/// compared, so a large set costs n log n, not n².
+fn same_members<E: Ord>(x: impl Iterator<Item = E>, y: impl Iterator<Item = E>) -> bool {
+    let (mut x, mut y): (Vec<E>, Vec<E>) = (x.collect(), y.collect());
+    if x.len() != y.len() {
+        return false;
+    }
+    x.sort_unstable();
+    y.sort_unstable();
+    x == y
 }
 
 /// Two items (or maps) attribute by attribute, by [`same_value`].
