@@ -21,96 +21,123 @@ pub(crate) struct Decimal {
     zero_exp: i64,
 }
 
-/// Parses DynamoDB's number grammar: `sign? (digits ('.' digits?)? | '.'
-/// digits) (('e'|'E') sign? digits)?`, no spaces.
-pub(crate) fn parse(text: &str) -> Option<Decimal> {
-    let b = text.as_bytes();
-    let mut i = 0;
-    let negative = match b.first() {
-        Some(b'-') => {
-            i += 1;
-            true
-        }
-        Some(b'+') => {
-            i += 1;
-            false
-        }
-        _ => false,
-    };
-    let mut all = Vec::new();
-    let mut int_len = 0usize;
-    let mut seen_dot = false;
-    let mut frac_len = 0usize;
-    while i < b.len() {
-        match b[i] {
-            d @ b'0'..=b'9' => {
-                all.push(d - b'0');
-                if seen_dot {
-                    frac_len += 1;
-                } else {
-                    int_len += 1;
-                }
-            }
-            b'.' if !seen_dot => seen_dot = true,
-            b'e' | b'E' => break,
-            _ => return None,
-        }
-        i += 1;
-    }
-    if all.is_empty() {
-        return None;
-    }
-    let written_exp: i64 = if i < b.len() {
-        let e = &text[i + 1..];
-        let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
-        if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+/// A number's text as written, scanned without allocating: its digits
+/// (before and after the point), sign and written exponent.
+struct Scan<'a> {
+    negative: bool,
+    int: &'a [u8],
+    frac: &'a [u8],
+    written_exp: i64,
+}
+
+impl<'a> Scan<'a> {
+    /// DynamoDB's number grammar: `sign? (digits ('.' digits?)? | '.'
+    /// digits) (('e'|'E') sign? digits)?`, no spaces.
+    fn new(text: &'a str) -> Option<Self> {
+        let b = text.as_bytes();
+        let (negative, rest) = match b.first() {
+            Some(b'-') => (true, &b[1..]),
+            Some(b'+') => (false, &b[1..]),
+            _ => (false, b),
+        };
+        let mantissa_end = rest
+            .iter()
+            .position(|c| matches!(c, b'e' | b'E'))
+            .unwrap_or(rest.len());
+        let (mantissa, exp) = rest.split_at(mantissa_end);
+        let (int, frac) = match mantissa.iter().position(|c| *c == b'.') {
+            Some(dot) => (&mantissa[..dot], &mantissa[dot + 1..]),
+            None => (mantissa, &mantissa[mantissa.len()..]),
+        };
+        let digits = |d: &[u8]| d.iter().all(u8::is_ascii_digit);
+        if int.len() + frac.len() == 0 || !digits(int) || !digits(frac) {
             return None;
         }
-        e.parse().ok()?
-    } else {
-        0
-    };
-    let lead = all.iter().take_while(|d| **d == 0).count();
-    let trail = all.iter().rev().take_while(|d| **d == 0).count();
-    if lead == all.len() {
-        return Some(Decimal {
+        let written_exp = match exp.split_first() {
+            None => 0,
+            Some((_, e)) => {
+                let unsigned = e
+                    .strip_prefix(b"+")
+                    .or_else(|| e.strip_prefix(b"-"))
+                    .unwrap_or(e);
+                if unsigned.is_empty() || !digits(unsigned) {
+                    return None;
+                }
+                std::str::from_utf8(e).ok()?.parse().ok()?
+            }
+        };
+        Some(Self {
+            negative,
+            int,
+            frac,
+            written_exp,
+        })
+    }
+
+    /// Every digit written, as ASCII (which orders as the values do).
+    fn all(&self) -> impl DoubleEndedIterator<Item = u8> + Clone + 'a {
+        self.int.iter().chain(self.frac).copied()
+    }
+
+    /// The significant digits (no leading or trailing zeros) and the
+    /// exponent of `0.d1d2… × 10^exp`; `None` for zero.
+    fn significant(&self) -> Option<(impl Iterator<Item = u8> + Clone + 'a, i64)> {
+        let n = self.int.len() + self.frac.len();
+        let lead = self.all().take_while(|d| *d == b'0').count();
+        if lead == n {
+            return None;
+        }
+        let trail = self.all().rev().take_while(|d| *d == b'0').count();
+        let exp = (self.int.len() as i64 - lead as i64).saturating_add(self.written_exp);
+        Some((self.all().skip(lead).take(n - lead - trail), exp))
+    }
+}
+
+/// Parses DynamoDB's number grammar (see [`Scan::new`]).
+pub(crate) fn parse(text: &str) -> Option<Decimal> {
+    let s = Scan::new(text)?;
+    Some(match s.significant() {
+        None => Decimal {
             negative: false,
             digits: Vec::new(),
             exp: 0,
-            zero_exp: written_exp
-                .saturating_sub(frac_len as i64)
+            zero_exp: s
+                .written_exp
+                .saturating_sub(s.frac.len() as i64)
                 .saturating_add(1),
-        });
-    }
-    let digits = all[lead..all.len() - trail].to_vec();
-    let exp = (int_len as i64 - lead as i64).saturating_add(written_exp);
-    Some(Decimal {
-        negative,
-        digits,
-        exp,
-        zero_exp: 0,
+        },
+        Some((digits, exp)) => Decimal {
+            negative: s.negative,
+            digits: digits.map(|d| d - b'0').collect(),
+            exp,
+            zero_exp: 0,
+        },
     })
 }
 
 /// Two numbers by value, as DynamoDB compares them: exactly, at any
 /// precision (no float, no 28-digit decimal), in any form a client writes
 /// (`1E+30`, `1000…0`, `0.1E31`, `+5`, `-0`, leading and trailing zeros).
-/// `None` when either is not a number.
+/// `None` when either is not a number. Nothing is allocated.
 pub(crate) fn compare(a: &str, b: &str) -> Option<Ordering> {
-    let (a, b) = (parse(a)?, parse(b)?);
-    // Zero has no digits and is never negative (`-0` is zero).
-    let sign = |d: &Decimal| match (d.digits.is_empty(), d.negative) {
-        (true, _) => 0,
-        (false, true) => -1,
-        (false, false) => 1,
+    let (a, b) = (Scan::new(a)?, Scan::new(b)?);
+    // Zero is never negative (`-0` is zero).
+    let sign = |s: &Scan, sig: bool| match (sig, s.negative) {
+        (false, _) => 0,
+        (true, true) => -1,
+        (true, false) => 1,
     };
-    let (sa, sb) = (sign(&a), sign(&b));
-    if sa != sb || sa == 0 {
+    let (da, db) = (a.significant(), b.significant());
+    let (sa, sb) = (sign(&a, da.is_some()), sign(&b, db.is_some()));
+    let (Some((da, ea)), Some((db, eb))) = (da, db) else {
+        return Some(sa.cmp(&sb));
+    };
+    if sa != sb {
         return Some(sa.cmp(&sb));
     }
     // Both `0.d1d2… × 10^exp` with d1 ≠ 0: the exponent decides, then the
     // digits (a prefix is the smaller: no trailing zeros are kept).
-    let magnitude = a.exp.cmp(&b.exp).then_with(|| a.digits.cmp(&b.digits));
+    let magnitude = ea.cmp(&eb).then_with(|| da.cmp(db));
     Some(if sa < 0 {
         magnitude.reverse()
     } else {

@@ -22,12 +22,10 @@
 use std::fmt;
 use std::io::BufRead;
 
-use serde_json::Value;
-
 use super::change::Change;
 use super::decoder::ChangeDecoder;
+use super::dynamo_json::{export_line, ExportLine};
 use super::error::ChangeError;
-use super::json::item;
 use super::record::{ChangeRecord, Operation, StreamView};
 use super::time::{self, Source};
 use crate::codec::Item;
@@ -203,8 +201,8 @@ impl<R: BufRead> ExportReader<R> {
         self
     }
 
-    /// The next non-empty line as JSON, with its number.
-    fn next_value(&mut self) -> Option<Result<(u64, Value), ExportError>> {
+    /// The next non-empty line, read, with its number.
+    fn next_line(&mut self) -> Option<Result<(u64, ExportLine), ExportError>> {
         loop {
             if self.done {
                 return None;
@@ -239,11 +237,14 @@ impl<R: BufRead> ExportReader<R> {
                     "an Amazon Ion export; this reader reads exports in DYNAMODB_JSON",
                 )));
             }
-            return Some(
-                serde_json::from_str(text)
-                    .map(|v| (line, v))
-                    .map_err(|e| ExportError::malformed(line, format!("not JSON: {e}"))),
-            );
+            return Some(export_line(text).map(|v| (line, v)).map_err(|e| {
+                if e.is_data() {
+                    // An attribute of no type, named by its path.
+                    ExportError::malformed(line, e.to_string())
+                } else {
+                    ExportError::malformed(line, format!("not JSON: {e}"))
+                }
+            }));
         }
     }
 
@@ -280,11 +281,11 @@ impl<R: BufRead> ExportReader<R> {
 
     fn items_numbered(mut self) -> impl Iterator<Item = Result<(u64, Item), ExportError>> {
         std::iter::from_fn(move || {
-            let (line, v) = match self.next_value()? {
+            let (line, v) = match self.next_line()? {
                 Ok(x) => x,
                 Err(e) => return Some(Err(e)),
             };
-            Some(full_item(&v).map(|i| (line, i)).map_err(|e| e.at(line)))
+            Some(full_item(v).map(|i| (line, i)).map_err(|e| e.at(line)))
         })
     }
 
@@ -357,11 +358,11 @@ impl<R: BufRead> ExportReader<R> {
     ) -> impl Iterator<Item = Result<(u64, ChangeRecord), ExportError>> {
         let view = self.view;
         std::iter::from_fn(move || {
-            let (line, v) = match self.next_value()? {
+            let (line, v) = match self.next_line()? {
                 Ok(x) => x,
                 Err(e) => return Some(Err(e)),
             };
-            Some(record(&v, view).map(|r| (line, r)).map_err(|e| e.at(line)))
+            Some(record(v, view).map(|r| (line, r)).map_err(|e| e.at(line)))
         })
     }
 }
@@ -380,41 +381,33 @@ fn bad(message: impl Into<String>) -> LineError {
 }
 
 /// A full export line's item.
-fn full_item(v: &Value) -> Result<Item, LineError> {
-    match v.get("Item") {
-        Some(i) => item(i, "Item").map_err(LineError),
-        None if v.get("Keys").is_some() => Err(bad(
+fn full_item(line: ExportLine) -> Result<Item, LineError> {
+    match (line.item, line.keys) {
+        (Some(item), _) => Ok(item),
+        (None, Some(_)) => Err(bad(
             "an incremental export's line (Keys, NewImage, OldImage): read it as a change record",
         )),
-        None => Err(bad("no \"Item\": not a line of a DynamoDB JSON export")),
+        (None, None) => Err(bad("no \"Item\": not a line of a DynamoDB JSON export")),
     }
 }
 
 /// A line of either export as a change record.
-fn record(v: &Value, view: StreamView) -> Result<ChangeRecord, LineError> {
-    if v.get("Item").is_some() {
-        let it = full_item(v)?;
+fn record(line: ExportLine, view: StreamView) -> Result<ChangeRecord, LineError> {
+    if let Some(it) = line.item {
         let mut r = ChangeRecord::new(Operation::Insert, it.clone()).with_new(it);
         r.view = Some(StreamView::NewImage);
         return Ok(r);
     }
-    let keys = match v.get("Keys") {
-        Some(k) => item(k, "Keys").map_err(LineError)?,
-        None => {
-            return Err(bad(
-                "no \"Keys\" or \"Item\": not a line of a DynamoDB JSON export",
-            ))
-        }
+    let Some(keys) = line.keys else {
+        return Err(bad(
+            "no \"Keys\" or \"Item\": not a line of a DynamoDB JSON export",
+        ));
     };
-    let image = |k: &str| -> Result<Option<Item>, LineError> {
-        match v.get(k) {
-            None | Some(Value::Null) => Ok(None),
-            Some(x) => item(x, k)
-                .map(|i| Some(i).filter(|i| !i.is_empty()))
-                .map_err(LineError),
-        }
-    };
-    let (old, new) = (image("OldImage")?, image("NewImage")?);
+    // An image written as `{}` is no image.
+    let (old, new) = (
+        line.old.filter(|i| !i.is_empty()),
+        line.new.filter(|i| !i.is_empty()),
+    );
     let op = match (&old, &new) {
         (Some(_), Some(_)) => Operation::Modify,
         (None, Some(_)) if view.has_old() => Operation::Insert,
@@ -426,8 +419,7 @@ fn record(v: &Value, view: StreamView) -> Result<ChangeRecord, LineError> {
     r.new = new;
     r.view = Some(view);
     r.created_at = time::read(
-        v.get("Metadata")
-            .and_then(|m| m.get("WriteTimestampMicros")),
+        line.write_time.as_ref(),
         Source::Export,
         None,
         "Metadata.WriteTimestampMicros",

@@ -13,79 +13,9 @@ use super::record::{is_ttl_identity, ChangeRecord, Operation, StreamView};
 use super::time::{self, Source};
 use crate::codec::Item;
 
-/// One attribute value from DynamoDB JSON (`{"S": "x"}`, `{"N": "1"}`,
-/// `{"B": "<base64>"}`, `{"L": [..]}`, `{"M": {..}}`, sets, `BOOL`,
-/// `NULL`); `path` names it in errors.
-fn attribute(v: &Value, path: &str) -> Result<AttributeValue, ChangeError> {
-    let bad = |what: &str| ChangeError::malformed(format!("{path}: {what}"));
-    let obj = v
-        .as_object()
-        .filter(|o| o.len() == 1)
-        .ok_or_else(|| bad("expected an object with one type tag, as {\"S\": \"text\"}"))?;
-    let (tag, inner) = obj.iter().next().ok_or_else(|| bad("no type tag"))?;
-    let text = |x: &Value| {
-        x.as_str()
-            .map(str::to_owned)
-            .ok_or_else(|| bad(&format!("{tag} holds a string")))
-    };
-    let blob = |x: &Value| {
-        let s = x
-            .as_str()
-            .ok_or_else(|| bad(&format!("{tag} holds base64 text")))?;
-        aws_smithy_types::base64::decode(s)
-            .map(Blob::new)
-            .map_err(|e| bad(&format!("{tag} is not base64: {e}")))
-    };
-    let list = |x: &Value| {
-        x.as_array()
-            .ok_or_else(|| bad(&format!("{tag} holds a list")))
-            .cloned()
-    };
-    Ok(match tag.as_str() {
-        "S" => AttributeValue::S(text(inner)?),
-        // Some writers give numbers as JSON numbers; DynamoDB JSON has text.
-        "N" => AttributeValue::N(match inner {
-            Value::Number(n) => n.to_string(),
-            other => text(other)?,
-        }),
-        "B" => AttributeValue::B(blob(inner)?),
-        "BOOL" => AttributeValue::Bool(
-            inner
-                .as_bool()
-                .ok_or_else(|| bad("BOOL holds true or false"))?,
-        ),
-        "NULL" => AttributeValue::Null(inner.as_bool().unwrap_or(true)),
-        "SS" => AttributeValue::Ss(list(inner)?.iter().map(text).collect::<Result<_, _>>()?),
-        "NS" => AttributeValue::Ns(
-            list(inner)?
-                .iter()
-                .map(|x| match x {
-                    Value::Number(n) => Ok(n.to_string()),
-                    other => text(other),
-                })
-                .collect::<Result<_, _>>()?,
-        ),
-        "BS" => AttributeValue::Bs(list(inner)?.iter().map(blob).collect::<Result<_, _>>()?),
-        "L" => AttributeValue::L(
-            list(inner)?
-                .iter()
-                .enumerate()
-                .map(|(i, x)| attribute(x, &format!("{path}[{i}]")))
-                .collect::<Result<_, _>>()?,
-        ),
-        "M" => AttributeValue::M(item(inner, path)?),
-        other => return Err(bad(&format!("unknown type tag {other:?}"))),
-    })
-}
-
 /// An item (a map of attribute values) from DynamoDB JSON.
 pub(crate) fn item(v: &Value, path: &str) -> Result<Item, ChangeError> {
-    let obj = v
-        .as_object()
-        .ok_or_else(|| ChangeError::malformed(format!("{path}: expected a map of attributes")))?;
-    obj.iter()
-        .map(|(k, x)| Ok((k.clone(), attribute(x, &format!("{path}.{k}"))?)))
-        .collect()
+    super::dynamo_json::item_from_value(v, path).map_err(|e| ChangeError::malformed(e.to_string()))
 }
 
 /// An item from DynamoDB JSON (`{"pk": {"S": "USER#ann"}, "n": {"N": "1"}}`,

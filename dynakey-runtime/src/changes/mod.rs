@@ -76,6 +76,7 @@ mod change;
 mod checkpoint;
 mod decoder;
 mod diff;
+mod dynamo_json;
 mod error;
 mod export;
 mod export_load;

@@ -58,32 +58,27 @@ use crate::codec::Item;
 pub fn dedupe_and_order(records: impl IntoIterator<Item = ChangeRecord>) -> Vec<ChangeRecord> {
     let mut kept: Vec<ChangeRecord> = Vec::new();
     let mut ids: HashSet<String> = HashSet::new();
-    // Candidates for a duplicate by content: same item and time.
-    let mut by_item_time: HashMap<(String, Option<SystemTime>), Vec<usize>> = HashMap::new();
+    // Each item (by its identity) as a group of kept records, in the order
+    // delivered; groups by first delivery.
+    let mut group_of: HashMap<String, usize> = HashMap::new();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
     for r in records {
         if r.event_id.as_ref().is_some_and(|id| ids.contains(id)) {
             continue;
         }
-        let slot = by_item_time
-            .entry((identity(&r), r.created_at))
-            .or_default();
-        if slot.iter().any(|&i| same_change(&kept[i], &r)) {
+        let next = groups.len();
+        let g = *group_of.entry(identity(&r)).or_insert(next);
+        if g == next {
+            groups.push(Vec::new());
+        }
+        // A duplicate by content is of the same item at the same time.
+        let same = |&i: &usize| kept[i].created_at == r.created_at && same_change(&kept[i], &r);
+        if groups[g].iter().any(same) {
             continue;
         }
         ids.extend(r.event_id.clone());
-        slot.push(kept.len());
+        groups[g].push(kept.len());
         kept.push(r);
-    }
-
-    // Each item's records, in the order delivered; items by first delivery.
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut group_of: HashMap<String, usize> = HashMap::new();
-    for (i, r) in kept.iter().enumerate() {
-        let g = *group_of.entry(identity(r)).or_insert_with(|| {
-            groups.push(Vec::new());
-            groups.len() - 1
-        });
-        groups[g].push(i);
     }
     // (no time, time, item, rank within the item) for every record.
     let mut rank: Vec<(bool, Option<SystemTime>, usize, usize)> =
@@ -164,18 +159,35 @@ fn identity(r: &ChangeRecord) -> String {
 
 /// An item's identity as text from its table and key attributes.
 pub(crate) fn item_identity(table: Option<&str>, keys: &Item) -> String {
+    use std::fmt::Write;
     let mut names: Vec<&String> = keys.keys().collect();
-    names.sort();
+    names.sort_unstable();
     let table = table.unwrap_or("");
-    let mut out = format!("{}:{table}", table.len());
+    let mut out = String::with_capacity(64);
+    // Every part prefixed by its length, so no two identities run together.
+    let _ = write!(out, "{}:{table}", table.len());
     for k in names {
-        let v = match &keys[k] {
-            AttributeValue::S(s) => format!("S{s}"),
-            AttributeValue::N(n) => format!("N{}", crate::number::canonical(n)),
-            AttributeValue::B(b) => format!("B{:?}", b.as_ref()),
-            other => format!("{other:?}"),
+        let number;
+        let (tag, v): (&str, &[u8]) = match &keys[k] {
+            AttributeValue::S(s) => ("S", s.as_bytes()),
+            AttributeValue::N(n) => {
+                number = crate::number::canonical(n);
+                ("N", number.as_bytes())
+            }
+            AttributeValue::B(b) => ("B", b.as_ref()),
+            // Not a key type: its debug text, still one identity per value.
+            other => {
+                let _ = write!(out, "{}:{k}?{other:?}", k.len());
+                continue;
+            }
         };
-        out.push_str(&format!("{}:{k}{}:{v}", k.len(), v.len()));
+        let _ = write!(out, "{}:{k}{tag}{}:", k.len(), v.len());
+        match std::str::from_utf8(v) {
+            Ok(text) => out.push_str(text),
+            Err(_) => v.iter().for_each(|b| {
+                let _ = write!(out, "{b:02x}");
+            }),
+        }
     }
     out
 }
