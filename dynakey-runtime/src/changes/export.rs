@@ -50,7 +50,8 @@ pub struct ExportError {
     pub kind: ExportErrorKind,
 }
 
-/// What is wrong with an export's line (see [`ExportError`]).
+/// What is wrong with an export's line (see the example on
+/// [`ExportError`]).
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum ExportErrorKind {
@@ -170,7 +171,8 @@ pub struct ExportReader<R> {
 
 impl<R: BufRead> ExportReader<R> {
     /// A reader of the export `input` holds (one data file; read each of
-    /// the export's files with its own reader).
+    /// the export's files with its own reader). See the example on
+    /// [`ExportReader`].
     pub fn new(input: R) -> Self {
         Self {
             input,

@@ -37,7 +37,8 @@ pub struct ExportLoad {
 }
 
 impl ExportLoad {
-    /// Whether every line was read and written.
+    /// Whether every line was read and written (see the examples on
+    /// [`ExportLoad`] and [`ExportReader::load_into`]).
     pub fn is_complete(&self) -> bool {
         self.errors.is_empty()
     }
