@@ -13,29 +13,11 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use crate::codec::Item;
-
-/// Where a value sits, for messages.
-#[derive(Clone, Copy)]
-pub(crate) enum Path<'a> {
-    Root(&'a str),
-    Key(&'a Path<'a>, &'a str),
-    Index(&'a Path<'a>, usize),
-}
-
-impl fmt::Display for Path<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Path::Root(s) => f.write_str(s),
-            Path::Key(p, k) => write!(f, "{p}.{k}"),
-            Path::Index(p, i) => write!(f, "{p}[{i}]"),
-        }
-    }
-}
+use crate::codec::{AttrPath as Path, Item};
 
 /// An item from `v`; `root` names it in errors.
 pub(crate) fn item_from_value(v: &Value, root: &str) -> Result<Item, serde_json::Error> {
-    ItemSeed(Path::Root(root)).deserialize(v)
+    ItemSeed(Path::root(root)).deserialize(v)
 }
 
 /// A map of attributes at a path.
@@ -60,7 +42,7 @@ impl<'de> Visitor<'de> for ItemVisitor<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Item, A::Error> {
         let mut item = HashMap::with_capacity(m.size_hint().unwrap_or(8));
         while let Some(k) = m.next_key::<String>()? {
-            let v = m.next_value_seed(AttrSeed(Path::Key(&self.0, &k)))?;
+            let v = m.next_value_seed(AttrSeed(self.0.field(&k)))?;
             item.insert(k, v);
         }
         Ok(item)
@@ -350,7 +332,7 @@ impl<'de> Visitor<'de> for List<'_> {
         let mut out = Vec::with_capacity(s.size_hint().unwrap_or(4));
         loop {
             let seed = Scalar {
-                path: Path::Index(&self.path, out.len()),
+                path: self.path.index(out.len()),
                 tag: self.tag,
                 kind: self.kind,
             };
@@ -411,7 +393,7 @@ impl<'de> Visitor<'de> for LineVisitor {
                     continue;
                 }
             };
-            *slot = m.next_value_seed(OptionalItem(Path::Root(&k)))?;
+            *slot = m.next_value_seed(OptionalItem(Path::root(&k)))?;
         }
         Ok(line)
     }

@@ -29,6 +29,17 @@ fn log_unknown(_: &str) {
 fn notify_flagged<T>(_: &T) {
     FLAGGED.fetch_add(1, SeqCst);
 }
+/// The task both tests write first.
+fn write_task() -> Task {
+    Task {
+        org: "acme".into(),
+        id: "t1".into(),
+        title: "Write".into(),
+        flagged_by: None,
+        expires_at: None,
+    }
+}
+
 fn save(checkpoint: String) {
     *SAVED.lock().unwrap() = Some(checkpoint);
 }
@@ -69,13 +80,7 @@ async fn the_change_handler_sees_every_kind() {
     db.create_table_with(&[Task::META, Org::META], opts)
         .await
         .unwrap();
-    let task = Task {
-        org: "acme".into(),
-        id: "t1".into(),
-        title: "Write".into(),
-        flagged_by: None,
-        expires_at: None,
-    };
+    let task = write_task();
     db.put(&task).await.unwrap();
     let retitled = Task {
         title: "Rewrite".into(),
@@ -154,13 +159,7 @@ async fn kinesis_changes_in_order_and_an_export_loaded() {
     use serde_json::json;
 
     let (_backend, db) = super::fresh(&[Task::META, Org::META]).await;
-    let task = Task {
-        org: "acme".into(),
-        id: "t1".into(),
-        title: "Write".into(),
-        flagged_by: None,
-        expires_at: None,
-    };
+    let task = write_task();
     let retitled = Task {
         title: "Rewrite".into(),
         ..task.clone()
