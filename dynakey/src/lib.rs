@@ -198,7 +198,10 @@ pub use dynakey_runtime::{Explain, WriteCost};
 
 /// Typed change streams: inserts, updates, deletes and expiries as typed
 /// changes, from the Streams API (feature `streams`, with the `db.changes(..)`
-/// feed), Lambda events (feature `lambda`) or DynamoDB JSON.
+/// feed), Lambda's DynamoDB and Kinesis events (feature `lambda`), Kinesis
+/// Data Streams for DynamoDB records, DynamoDB JSON, and table exports to
+/// S3 (`ExportReader`, which also loads an export into a table); numbers
+/// compared by value at full precision, times read from every AWS form.
 pub use dynakey_runtime::changes;
 
 /// The embedded engine (feature `local`): dynoxide on SQLite, in the

@@ -7,6 +7,7 @@
 //! cargo run --example design -- list               # the tables
 //! cargo run --example design -- markdown shop      # one view to stdout: markdown | html | workbench
 //! cargo run --example design -- seed --file data.db [--problems] [TABLE..]   # the recipes' items, in a file
+//! cargo run --example design -- load --file prod.db --table shop export/*.json     # a table export (DynamoDB JSON), `-` for stdin
 //! cargo run --example design -- live --file data.db --table shop [--limit N] [--html out.html]
 //! cargo run --example design -- live --endpoint http://127.0.0.1:8000 --table shop
 //! cargo run --example design -- serve --file data.db --port 8000             # Ctrl-C stops
@@ -15,6 +16,7 @@
 use std::error::Error;
 use std::path::{Path, PathBuf};
 
+use dynakey::changes::ExportReader;
 use dynakey::design::TableDesign;
 use dynakey::local::{self, Endpoint};
 use dynakey::Db;
@@ -24,6 +26,7 @@ type Res<T = ()> = Result<T, Box<dyn Error>>;
 
 const USAGE: &str = "usage: design [docs [--out DIR] [TABLE..] | list | markdown|html|workbench TABLE |
               seed --file PATH [--problems] [TABLE..] |
+              load --file PATH --table NAME [--design NAME] EXPORT_FILE.. (- reads stdin) |
               live (--file PATH | --endpoint URL) --table NAME [--design NAME] [--limit N] [--html OUT] [--markdown OUT] |
               serve (--file PATH | --memory) [--port PORT]]";
 
@@ -143,6 +146,65 @@ async fn seed(args: &Args) -> Res {
         );
     }
     println!("wrote {path}");
+    Ok(())
+}
+
+/// A production table's export (DynamoDB JSON data files, gunzipped, or
+/// `-` for stdin: `zcat export/*.json.gz | design load ... -`) loaded into
+/// a table of the embedded engine's file, created from the design when it
+/// is not there yet; bad lines are listed with their numbers, the rest
+/// loaded. `live` then shows the table.
+async fn load(args: &Args) -> Res {
+    let path = args.get("file").ok_or(USAGE)?;
+    let table = args.get("table").ok_or(USAGE)?;
+    if args.rest.is_empty() {
+        return Err(format!("load needs the export's data files (or - for stdin)\n{USAGE}").into());
+    }
+    let d = design(args.get("design").unwrap_or(table))?;
+    let backend = local::file(path)?;
+    let db = backend.db(table);
+    let exists = db
+        .client()
+        .describe_table()
+        .table_name(table)
+        .send()
+        .await
+        .is_ok();
+    if !exists {
+        db.create_table(&d.metas()).await?;
+    }
+    let (mut puts, mut deletes, mut bad) = (0, 0, 0);
+    for name in &args.rest {
+        let load = if name == "-" {
+            ExportReader::new(std::io::stdin().lock())
+                .load_into(&db)
+                .await?
+        } else {
+            let file = std::fs::File::open(name).map_err(|e| format!("{name}: {e}"))?;
+            ExportReader::new(std::io::BufReader::new(file))
+                .load_into(&db)
+                .await?
+        };
+        for e in load.errors.iter().take(20) {
+            eprintln!("{name}: {e}");
+        }
+        if load.errors.len() > 20 {
+            eprintln!("{name}: {} more unreadable lines", load.errors.len() - 20);
+        }
+        println!(
+            "{name}: {} written, {} deleted, {} unreadable",
+            load.puts,
+            load.deletes,
+            load.errors.len()
+        );
+        (puts, deletes, bad) = (
+            puts + load.puts,
+            deletes + load.deletes,
+            bad + load.errors.len(),
+        );
+    }
+    println!("{table} in {path}: {puts} written, {deletes} deleted, {bad} unreadable lines");
+    println!("  cargo run --example design -- live --file {path} --table {table} --html {table}-live.html");
     Ok(())
 }
 
@@ -280,6 +342,7 @@ fn main() -> Res {
             Ok(())
         }
         "seed" => async_rt()?.block_on(seed(&args)),
+        "load" => async_rt()?.block_on(load(&args)),
         "live" => async_rt()?.block_on(live(&args)),
         "serve" => serve(&args),
         "help" | "--help" | "-h" => {

@@ -48,7 +48,11 @@ pub struct Change<T> {
     pub shard_id: Option<String>,
     /// The record's event id.
     pub event_id: Option<String>,
-    /// When the change was made, approximately.
+    /// The table, when the record names it (Kinesis records do: one
+    /// Kinesis stream can carry several tables' changes).
+    pub table: Option<String>,
+    /// When the change was made, approximately (see
+    /// [`ChangeRecord::created_at`](super::ChangeRecord::created_at)).
     pub created_at: Option<SystemTime>,
 }
 

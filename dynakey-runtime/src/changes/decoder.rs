@@ -200,6 +200,50 @@ impl<T> ChangeDecoder<T> {
         &self.metas
     }
 
+    /// Decodes one stored item (a full export's, a scan's) as `T`: `None`
+    /// when its type is none the decoder knows (an error with
+    /// [`strict`](Self::strict)).
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # struct Note { user: String }
+    /// use aws_sdk_dynamodb::types::AttributeValue::S;
+    /// use dynakey_runtime::changes::{ChangeDecoder, ChangeError};
+    /// use dynakey_runtime::Entity;
+    /// let d = ChangeDecoder::<Note>::entity();
+    /// let note = Note { user: "ann".into() };
+    /// assert_eq!(d.decode_item(&note.to_item().unwrap()).unwrap(), Some(note));
+    /// let stray: dynakey_runtime::Item =
+    ///     [("pk".to_owned(), S("X#1".into())), ("entity".to_owned(), S("STRAY".into()))].into();
+    /// assert_eq!(d.decode_item(&stray).unwrap(), None);
+    /// assert!(matches!(d.strict().decode_item(&stray), Err(ChangeError::UnknownDiscriminator { .. })));
+    /// ```
+    pub fn decode_item(&self, item: &Item) -> Result<Option<T>, ChangeError> {
+        match self.classify(item) {
+            (_, Some(meta)) => self.decode_image(Image::New, item, meta).map(Some),
+            (value, None) if self.strict => Err(ChangeError::UnknownDiscriminator {
+                value,
+                keys: self.item_keys(item),
+            }),
+            (_, None) => Ok(None),
+        }
+    }
+
+    /// The table key attributes of `item` as text, for messages.
+    fn item_keys(&self, item: &Item) -> String {
+        let Some(m) = self.metas.first() else {
+            return String::new();
+        };
+        let keys: Item = std::iter::once(m.pk.attr)
+            .chain(m.sk.as_ref().map(|k| k.attr))
+            .filter_map(|a| item.get(a).map(|v| (a.to_owned(), v.clone())))
+            .collect();
+        diff::keys_text(&keys)
+    }
+
     /// The item's discriminator, and the metadata of its type if known.
     fn classify(&self, item: &Item) -> (String, Option<&'static EntityMeta>) {
         let text = |attr: &str| match item.get(attr) {
@@ -322,6 +366,7 @@ impl<T> ChangeDecoder<T> {
             sequence_number: r.sequence_number.clone(),
             shard_id: r.shard_id.clone(),
             event_id: r.event_id.clone(),
+            table: r.table.clone(),
             created_at: r.created_at,
         })
     }

@@ -2,8 +2,6 @@
 //! {"Keys": {"pk": {"S": ".."}}, ..}}`), as a test, a replay tool or a
 //! Lambda function's raw input holds them.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
 use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde_json::Value;
@@ -12,122 +10,128 @@ use super::change::Change;
 use super::decoder::ChangeDecoder;
 use super::error::ChangeError;
 use super::record::{is_ttl_identity, ChangeRecord, Operation, StreamView};
+use super::time::{self, Source};
 use crate::codec::Item;
-
-/// One attribute value from DynamoDB JSON (`{"S": "x"}`, `{"N": "1"}`,
-/// `{"B": "<base64>"}`, `{"L": [..]}`, `{"M": {..}}`, sets, `BOOL`,
-/// `NULL`); `path` names it in errors.
-fn attribute(v: &Value, path: &str) -> Result<AttributeValue, ChangeError> {
-    let bad = |what: &str| ChangeError::malformed(format!("{path}: {what}"));
-    let obj = v
-        .as_object()
-        .filter(|o| o.len() == 1)
-        .ok_or_else(|| bad("expected an object with one type tag, as {\"S\": \"text\"}"))?;
-    let (tag, inner) = obj.iter().next().ok_or_else(|| bad("no type tag"))?;
-    let text = |x: &Value| {
-        x.as_str()
-            .map(str::to_owned)
-            .ok_or_else(|| bad(&format!("{tag} holds a string")))
-    };
-    let blob = |x: &Value| {
-        let s = x
-            .as_str()
-            .ok_or_else(|| bad(&format!("{tag} holds base64 text")))?;
-        aws_smithy_types::base64::decode(s)
-            .map(Blob::new)
-            .map_err(|e| bad(&format!("{tag} is not base64: {e}")))
-    };
-    let list = |x: &Value| {
-        x.as_array()
-            .ok_or_else(|| bad(&format!("{tag} holds a list")))
-            .cloned()
-    };
-    Ok(match tag.as_str() {
-        "S" => AttributeValue::S(text(inner)?),
-        // Some writers give numbers as JSON numbers; DynamoDB JSON has text.
-        "N" => AttributeValue::N(match inner {
-            Value::Number(n) => n.to_string(),
-            other => text(other)?,
-        }),
-        "B" => AttributeValue::B(blob(inner)?),
-        "BOOL" => AttributeValue::Bool(
-            inner
-                .as_bool()
-                .ok_or_else(|| bad("BOOL holds true or false"))?,
-        ),
-        "NULL" => AttributeValue::Null(inner.as_bool().unwrap_or(true)),
-        "SS" => AttributeValue::Ss(list(inner)?.iter().map(text).collect::<Result<_, _>>()?),
-        "NS" => AttributeValue::Ns(
-            list(inner)?
-                .iter()
-                .map(|x| match x {
-                    Value::Number(n) => Ok(n.to_string()),
-                    other => text(other),
-                })
-                .collect::<Result<_, _>>()?,
-        ),
-        "BS" => AttributeValue::Bs(list(inner)?.iter().map(blob).collect::<Result<_, _>>()?),
-        "L" => AttributeValue::L(
-            list(inner)?
-                .iter()
-                .enumerate()
-                .map(|(i, x)| attribute(x, &format!("{path}[{i}]")))
-                .collect::<Result<_, _>>()?,
-        ),
-        "M" => AttributeValue::M(item(inner, path)?),
-        other => return Err(bad(&format!("unknown type tag {other:?}"))),
-    })
-}
 
 /// An item (a map of attribute values) from DynamoDB JSON.
 pub(crate) fn item(v: &Value, path: &str) -> Result<Item, ChangeError> {
-    let obj = v
-        .as_object()
-        .ok_or_else(|| ChangeError::malformed(format!("{path}: expected a map of attributes")))?;
-    obj.iter()
-        .map(|(k, x)| Ok((k.clone(), attribute(x, &format!("{path}.{k}"))?)))
-        .collect()
+    super::dynamo_json::item_from_value(v, path).map_err(|e| ChangeError::malformed(e.to_string()))
 }
 
-/// The record's `ApproximateCreationDateTime`: epoch seconds as a number
-/// (the Streams API's JSON, Lambda) or as text.
-fn created_at(v: &Value) -> Option<SystemTime> {
-    let secs = match v {
-        Value::Number(n) => n.as_f64()?,
-        Value::String(s) => s.parse().ok()?,
-        _ => return None,
+/// An item from DynamoDB JSON (`{"pk": {"S": "USER#ann"}, "n": {"N": "1"}}`,
+/// what a record's images, an export's `Item` and the AWS CLI hold); an
+/// attribute value of no DynamoDB type is an error naming its path.
+///
+/// ```
+/// use aws_sdk_dynamodb::types::AttributeValue;
+/// use dynakey_runtime::changes::{item_from_json, item_to_json};
+/// let v = serde_json::json!({ "pk": { "S": "USER#ann" }, "tags": { "SS": ["a", "b"] }, "n": { "N": "1E+2" } });
+/// let item = item_from_json(&v).unwrap();
+/// assert_eq!(item["n"], AttributeValue::N("1E+2".into()));
+/// assert_eq!(item_to_json(&item), v);
+/// let e = item_from_json(&serde_json::json!({ "l": { "L": [{ "X": 1 }] } })).unwrap_err();
+/// assert!(e.to_string().contains("l[0]"), "{e}");
+/// ```
+pub fn item_from_json(v: &Value) -> Result<Item, ChangeError> {
+    item(v, "item")
+}
+
+/// An item as DynamoDB JSON, the inverse of [`item_from_json`]: numbers as
+/// their text, binary as base64 (see the example there). A line of a full
+/// export is `{"Item": item_to_json(&item)}`.
+pub fn item_to_json(item: &Item) -> Value {
+    Value::Object(
+        item.iter()
+            .map(|(k, v)| (k.clone(), attribute_to_json(v)))
+            .collect(),
+    )
+}
+
+fn attribute_to_json(v: &AttributeValue) -> Value {
+    let b64 = |b: &Blob| Value::String(aws_smithy_types::base64::encode(b.as_ref()));
+    let texts = |v: &[String]| Value::Array(v.iter().cloned().map(Value::String).collect());
+    let (tag, body) = match v {
+        AttributeValue::S(s) => ("S", Value::String(s.clone())),
+        AttributeValue::N(n) => ("N", Value::String(n.clone())),
+        AttributeValue::B(b) => ("B", b64(b)),
+        AttributeValue::Bool(b) => ("BOOL", Value::Bool(*b)),
+        AttributeValue::Null(b) => ("NULL", Value::Bool(*b)),
+        AttributeValue::Ss(v) => ("SS", texts(v)),
+        AttributeValue::Ns(v) => ("NS", texts(v)),
+        AttributeValue::Bs(v) => ("BS", Value::Array(v.iter().map(b64).collect())),
+        AttributeValue::L(v) => ("L", Value::Array(v.iter().map(attribute_to_json).collect())),
+        AttributeValue::M(m) => ("M", item_to_json(m)),
+        // A type added to the SDK after this was written: no DynamoDB JSON
+        // this reader knows; NULL marks the attribute as present.
+        _ => ("NULL", Value::Bool(true)),
     };
-    (secs.is_finite() && secs >= 0.0).then(|| UNIX_EPOCH + Duration::from_secs_f64(secs))
+    Value::Object([(tag.to_owned(), body)].into_iter().collect())
 }
 
 /// A [`ChangeRecord`] from one stream record in DynamoDB JSON: the Streams
-/// API's `Record` shape or a Lambda event record (they share the names
-/// that matter: `eventName`, `eventID`, `userIdentity`, `dynamodb.Keys`,
-/// `NewImage`, `OldImage`, `SequenceNumber`, `StreamViewType`).
+/// API's `Record` shape, a Lambda event record, or a record of Kinesis Data
+/// Streams for DynamoDB (they share the names that matter: `eventName`,
+/// `eventID`, `userIdentity`, `dynamodb.Keys`, `NewImage`, `OldImage`,
+/// `SequenceNumber`, `StreamViewType`; Kinesis adds `tableName` and
+/// `recordFormat`, by which it is told apart), or a record of Lambda's
+/// Kinesis event (`{"kinesis": {"data": "<base64>", ..}}`), whose data is
+/// such a Kinesis record.
+///
+/// `dynamodb.ApproximateCreationDateTime` may be epoch seconds (a number
+/// or text), ISO 8601 text with any offset (as the AWS CLI v2 prints a
+/// `GetRecords` response), or, in a Kinesis record, epoch milliseconds or
+/// microseconds (by `ApproximateCreationDateTimePrecision`, else by
+/// magnitude: see [`ChangeRecord::created_at`]). No time is `None`; a time
+/// that cannot be read is an error naming the field and the value.
 ///
 /// ```
+/// use std::time::{Duration, UNIX_EPOCH};
 /// use dynakey_runtime::changes::{record_from_json, Operation};
 /// let r = record_from_json(&serde_json::json!({
 ///     "eventName": "REMOVE",
 ///     "userIdentity": { "type": "Service", "principalId": "dynamodb.amazonaws.com" },
 ///     "dynamodb": { "Keys": { "pk": { "S": "A" } }, "SequenceNumber": "7" }
 /// })).unwrap();
-/// assert_eq!((r.op, r.sequence_number.as_deref()), (Operation::Expire, Some("7")));
+/// assert_eq!((r.op, r.sequence_number.as_deref(), r.created_at), (Operation::Expire, Some("7"), None));
 /// let api_casing = serde_json::json!({
 ///     "eventName": "REMOVE",
 ///     "userIdentity": { "Type": "Service", "PrincipalId": "dynamodb.amazonaws.com" },
-///     "dynamodb": { "Keys": { "pk": { "S": "A" } } }
+///     "dynamodb": { "Keys": { "pk": { "S": "A" } },
+///                   "ApproximateCreationDateTime": "2024-11-14T08:00:37-08:00" }
 /// });
-/// assert_eq!(record_from_json(&api_casing).unwrap().op, Operation::Expire);
+/// let r = record_from_json(&api_casing).unwrap();
+/// assert_eq!(r.op, Operation::Expire);
+/// assert_eq!(r.created_at, Some(UNIX_EPOCH + Duration::from_secs(1_731_600_037)));
 /// assert!(record_from_json(&serde_json::json!({ "eventName": "INSERT" })).is_err());
 /// ```
 pub fn record_from_json(v: &Value) -> Result<ChangeRecord, ChangeError> {
+    // A record of Lambda's Kinesis event: the record is its base64 data.
+    if let Some(r) = super::kinesis::from_lambda_json(v) {
+        return r;
+    }
+    // Kinesis Data Streams for DynamoDB writes `tableName` and
+    // `recordFormat` beside the fields the Streams API has.
+    let kinesis = v.get("recordFormat").is_some() || v.get("tableName").is_some();
+    record_from(
+        v,
+        if kinesis {
+            Source::Kinesis
+        } else {
+            Source::Streams
+        },
+    )
+}
+
+/// [`record_from_json`] with the source known (a Kinesis record's data).
+pub(crate) fn record_from(v: &Value, source: Source) -> Result<ChangeRecord, ChangeError> {
     let name = v
         .get("eventName")
         .and_then(Value::as_str)
         .ok_or_else(|| ChangeError::malformed("no eventName"))?;
-    // The Streams API writes `Type` / `PrincipalId`, Lambda `type` /
-    // `principalId` (and some emulators answer the API in Lambda's casing).
+    // The Streams API writes `Type` / `PrincipalId`, Lambda and Kinesis
+    // `type` / `principalId` (and some emulators answer the API in
+    // Lambda's casing); Kinesis writes `"userIdentity": null` for an
+    // ordinary write.
     let identity = v.get("userIdentity");
     let field = |a: &str, b: &str| {
         identity
@@ -161,7 +165,18 @@ pub fn record_from_json(v: &Value) -> Result<ChangeRecord, ChangeError> {
         .and_then(StreamView::parse);
     r.sequence_number = text(d.get("SequenceNumber"));
     r.event_id = text(v.get("eventID"));
-    r.created_at = d.get("ApproximateCreationDateTime").and_then(created_at);
+    r.table = text(v.get("tableName"));
+    // The precision sits beside the time in Kinesis records; accept it at
+    // the top level too.
+    let precision = d
+        .get("ApproximateCreationDateTimePrecision")
+        .or_else(|| v.get("ApproximateCreationDateTimePrecision"));
+    r.created_at = time::read(
+        d.get("ApproximateCreationDateTime"),
+        source,
+        precision,
+        "dynamodb.ApproximateCreationDateTime",
+    )?;
     Ok(r)
 }
 
@@ -192,7 +207,8 @@ impl<T> ChangeDecoder<T> {
     }
 
     /// Decodes a batch: a JSON array of records, or an object with a
-    /// `Records` array (a Lambda event, a `GetRecords` response), in order.
+    /// `Records` array (a Lambda event for DynamoDB or for Kinesis, a
+    /// `GetRecords` response as the AWS CLI prints it), in order.
     ///
     /// ```
     /// # use dynakey_derive::DynamoEntity;
@@ -219,6 +235,8 @@ impl<T> ChangeDecoder<T> {
 
 #[cfg(test)]
 mod tests {
+    use std::time::UNIX_EPOCH;
+
     use super::*;
     use serde_json::json;
 
@@ -277,5 +295,53 @@ mod tests {
         let t = r.created_at.unwrap().duration_since(UNIX_EPOCH).unwrap();
         assert_eq!(t.as_millis(), 1_700_000_000_500);
         assert_eq!(r.new.unwrap()["v"], AttributeValue::N("2".into()));
+    }
+
+    mod round_trip {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Nasty text: delimiters, quotes, backslashes, control and
+        /// non-ASCII characters, the empty string.
+        fn text() -> impl Strategy<Value = String> {
+            prop_oneof![
+                Just(String::new()),
+                "[#%\\\"'{}:,\\[\\] a-zé\u{0}\u{1f}\n\t😀]{0,12}",
+            ]
+        }
+
+        fn value() -> impl Strategy<Value = AttributeValue> {
+            let leaf = prop_oneof![
+                text().prop_map(AttributeValue::S),
+                "-?[0-9]{1,38}(\\.[0-9]{1,5})?([eE][+-]?[0-9]{1,2})?".prop_map(AttributeValue::N),
+                prop::collection::vec(any::<u8>(), 0..20)
+                    .prop_map(|b| AttributeValue::B(Blob::new(b))),
+                any::<bool>().prop_map(AttributeValue::Bool),
+                Just(AttributeValue::Null(true)),
+                prop::collection::vec(text(), 1..4).prop_map(AttributeValue::Ss),
+                prop::collection::vec("[0-9]{1,5}", 1..4).prop_map(AttributeValue::Ns),
+                prop::collection::vec(
+                    prop::collection::vec(any::<u8>(), 1..5).prop_map(Blob::new),
+                    1..3
+                )
+                .prop_map(AttributeValue::Bs),
+            ];
+            leaf.prop_recursive(3, 24, 4, |inner| {
+                prop_oneof![
+                    prop::collection::vec(inner.clone(), 0..4).prop_map(AttributeValue::L),
+                    prop::collection::hash_map(text(), inner, 0..4).prop_map(AttributeValue::M),
+                ]
+            })
+        }
+
+        proptest! {
+            #[test]
+            fn an_item_survives_dynamodb_json(item in prop::collection::hash_map(text(), value(), 0..6)) {
+                let json = item_to_json(&item);
+                let text = json.to_string();
+                let back = item_from_json(&serde_json::from_str(&text).unwrap()).unwrap();
+                prop_assert_eq!(back, item);
+            }
+        }
     }
 }

@@ -20,6 +20,16 @@ fn image(i: &serde_dynamo::Item) -> Option<Item> {
 
 /// A [`ChangeRecord`] from one record of Lambda's DynamoDB event.
 ///
+/// A record without `ApproximateCreationDateTime` (Lambda's own sample
+/// events have none) has no time, though `aws_lambda_events` fills it with
+/// the epoch. A Kinesis Data Streams for DynamoDB record deserialized as
+/// this type (it has `tableName` and `recordFormat`) has its milliseconds
+/// read as milliseconds; microseconds do not fit the type's time (read
+/// such data with [`record_from_kinesis_data`](super::record_from_kinesis_data)).
+/// `aws_lambda_events` reads a fraction of a second a thousand times too
+/// small; DynamoDB writes whole seconds, and [`record_from_json`](super::record_from_json)
+/// on the raw event reads any fraction exactly.
+///
 /// ```
 /// use aws_lambda_events::event::dynamodb::EventRecord;
 /// use dynakey_runtime::changes::{record_from_lambda, Operation};
@@ -30,6 +40,15 @@ fn image(i: &serde_dynamo::Item) -> Option<Item> {
 /// })).unwrap();
 /// let r = record_from_lambda(&r).unwrap();
 /// assert_eq!((r.op, r.old.is_none(), r.new.is_some()), (Operation::Insert, true, true));
+/// assert_eq!(r.created_at, None); // the record has no time
+/// let kinesis: EventRecord = serde_json::from_value(serde_json::json!({
+///     "awsRegion": "us-east-1", "eventID": "e1", "eventName": "INSERT",
+///     "tableName": "Music", "recordFormat": "application/json", "userIdentity": null,
+///     "dynamodb": { "ApproximateCreationDateTime": 1731600037123u64,
+///                   "Keys": { "pk": { "S": "A" } }, "NewImage": { "pk": { "S": "A" } }, "SizeBytes": 20 }
+/// })).unwrap();
+/// let at = record_from_lambda(&kinesis).unwrap().created_at.unwrap();
+/// assert_eq!(at.duration_since(std::time::UNIX_EPOCH).unwrap().as_millis(), 1_731_600_037_123);
 /// ```
 pub fn record_from_lambda(r: &EventRecord) -> Result<ChangeRecord, ChangeError> {
     let ttl = r
@@ -53,7 +72,23 @@ pub fn record_from_lambda(r: &EventRecord) -> Result<ChangeRecord, ChangeError> 
     });
     out.sequence_number = d.sequence_number.clone();
     out.event_id = Some(r.event_id.clone()).filter(|e| !e.is_empty());
-    out.created_at = Some(SystemTime::from(d.approximate_creation_date_time));
+    out.table = r.table_name.clone();
+    let at = SystemTime::from(d.approximate_creation_date_time);
+    out.created_at = if r.record_format.is_some() || r.table_name.is_some() {
+        // A Kinesis record's data read as this event (the type has
+        // Kinesis's fields): its milliseconds were read as seconds.
+        let read_as_secs = d.approximate_creation_date_time.timestamp();
+        super::time::read(
+            Some(&serde_json::Value::from(read_as_secs)),
+            super::time::Source::Kinesis,
+            None,
+            "dynamodb.ApproximateCreationDateTime",
+        )?
+        .filter(|_| at != std::time::UNIX_EPOCH)
+    } else {
+        // `aws_lambda_events` gives a record without a time the epoch.
+        super::time::unless_epoch(at)
+    };
     Ok(out)
 }
 

@@ -2,15 +2,30 @@
 //! table as a [`Change`] of a derived union (or of one entity), with the
 //! fields that differ and the indexes the item entered or left.
 //!
-//! Three sources, one decoder ([`ChangeDecoder`]):
+//! Every AWS source, one decoder ([`ChangeDecoder`]):
 //!
 //! - records of the DynamoDB Streams API (`aws-sdk-dynamodbstreams`,
 //!   feature `streams`): `decode_stream_record`;
 //! - Lambda's DynamoDB event (`aws_lambda_events`, feature `lambda`):
 //!   `decode_lambda_record`, `decode_lambda_event`;
+//! - Kinesis Data Streams for DynamoDB: a Kinesis record's data
+//!   ([`ChangeDecoder::decode_kinesis_data`]) and Lambda's Kinesis event,
+//!   base64 data and all (`decode_kinesis_record`, `decode_kinesis_event`,
+//!   feature `lambda`); it delivers at least once and may reorder:
+//!   [`dedupe_and_order`] drops duplicates and orders each item's changes;
 //! - DynamoDB JSON (a `serde_json::Value` or text, always available):
 //!   [`ChangeDecoder::decode_json`], [`ChangeDecoder::decode_json_str`],
-//!   [`ChangeDecoder::decode_json_batch`].
+//!   [`ChangeDecoder::decode_json_batch`] (a `GetRecords` response as the
+//!   AWS CLI prints it, Lambda's DynamoDB or Kinesis event as JSON);
+//! - table exports to S3 in DynamoDB JSON, full or incremental, line by
+//!   line from any `BufRead` ([`ExportReader`]): items, typed items,
+//!   change records or typed changes, a typed error per bad line, and
+//!   [`ExportReader::load_into`] a table (the embedded engine, to inspect a
+//!   production table on a laptop).
+//!
+//! Numbers are compared by value at DynamoDB's full precision
+//! ([`compare_numbers`], [`same_value`]) and times read exactly from every
+//! form AWS writes them in ([`ChangeRecord::created_at`]).
 //!
 //! Each becomes a [`ChangeRecord`] first, and [`ChangeDecoder::decode`]
 //! reads that. With the `streams` feature, `db.changes(decoder)` (a
@@ -61,9 +76,16 @@ mod change;
 mod checkpoint;
 mod decoder;
 mod diff;
+mod dynamo_json;
 mod error;
+mod export;
+mod export_load;
 mod json;
+mod kinesis;
+mod order;
 mod record;
+mod time;
+mod value;
 
 #[cfg(feature = "streams")]
 pub(crate) mod client;
@@ -79,13 +101,21 @@ pub use change::{Change, ChangeKind, Image, IndexChange, IndexTransition, Lacks}
 pub use checkpoint::Checkpoint;
 pub use decoder::ChangeDecoder;
 pub use error::ChangeError;
-pub use json::record_from_json;
+pub use export::{ExportError, ExportErrorKind, ExportReader};
+pub use export_load::ExportLoad;
+pub use json::{item_from_json, item_to_json, record_from_json};
+pub use kinesis::record_from_kinesis_data;
+pub use order::dedupe_and_order;
 pub use record::{is_ttl_identity, ChangeRecord, Operation, StreamView};
+pub(crate) use value::same_opt;
+pub use value::{compare_numbers, same_value};
 
 #[cfg(feature = "streams")]
 pub use feed::ChangeFeed;
 #[cfg(feature = "streams")]
 pub use streams_api::{from_stream_item, from_stream_value, record_from_stream};
 
+#[cfg(feature = "lambda")]
+pub use kinesis::record_from_kinesis;
 #[cfg(feature = "lambda")]
 pub use lambda::record_from_lambda;

@@ -175,7 +175,19 @@ pub struct ChangeRecord {
     pub shard_id: Option<String>,
     /// The record's event id.
     pub event_id: Option<String>,
-    /// When the change was made, approximately.
+    /// The table the change was made in, when the record names it (a
+    /// Kinesis record's `tableName`: one Kinesis stream can carry several
+    /// tables' changes).
+    pub table: Option<String>,
+    /// When the change was made, approximately (`ApproximateCreationDateTime`,
+    /// an export's `WriteTimestampMicros`); `None` when the record has no
+    /// time. Read exactly from every form AWS writes: epoch seconds (the
+    /// Streams API's JSON and Lambda, a number or text), ISO 8601 with any
+    /// offset (the AWS CLI v2), epoch milliseconds or microseconds (Kinesis,
+    /// by the record's `ApproximateCreationDateTimePrecision`), and, as the
+    /// last resort, by magnitude when the source's documented unit would
+    /// date the change after the year 5138 (10¹¹ s): a number below 10¹⁴
+    /// is then milliseconds, below 10¹⁷ microseconds.
     pub created_at: Option<SystemTime>,
 }
 
@@ -191,6 +203,7 @@ impl ChangeRecord {
             sequence_number: None,
             shard_id: None,
             event_id: None,
+            table: None,
             created_at: None,
         }
     }
@@ -210,6 +223,36 @@ impl ChangeRecord {
     /// With the sequence number.
     pub fn with_sequence_number(mut self, seq: impl Into<String>) -> Self {
         self.sequence_number = Some(seq.into());
+        self
+    }
+
+    /// With the time of the change.
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// use aws_sdk_dynamodb::types::AttributeValue::S;
+    /// use dynakey_runtime::changes::{ChangeRecord, Operation};
+    /// let keys: dynakey_runtime::Item = [("pk".to_owned(), S("A".into()))].into();
+    /// let at = UNIX_EPOCH + Duration::from_millis(1_731_600_037_123);
+    /// let r = ChangeRecord::new(Operation::Remove, keys).with_created_at(at);
+    /// assert_eq!(r.created_at, Some(at));
+    /// ```
+    pub fn with_created_at(mut self, at: SystemTime) -> Self {
+        self.created_at = Some(at);
+        self
+    }
+
+    /// With the event id.
+    ///
+    /// ```
+    /// use aws_sdk_dynamodb::types::AttributeValue::S;
+    /// use dynakey_runtime::changes::{ChangeRecord, Operation};
+    /// let keys: dynakey_runtime::Item = [("pk".to_owned(), S("A".into()))].into();
+    /// let r = ChangeRecord::new(Operation::Remove, keys).with_event_id("e-1");
+    /// assert_eq!(r.event_id.as_deref(), Some("e-1"));
+    /// ```
+    pub fn with_event_id(mut self, id: impl Into<String>) -> Self {
+        self.event_id = Some(id.into());
         self
     }
 }

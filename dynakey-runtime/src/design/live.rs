@@ -7,6 +7,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use super::analysis::{discriminator_attr, key_attrs, table_key};
 use super::text::value;
 use super::{Reencoded, TableDesign};
+use crate::changes::same_opt;
 use crate::codec::Item;
 use crate::db::Db;
 use crate::error::Error;
@@ -353,7 +354,9 @@ fn check(reencode: Option<super::Reencode>, item: &Item, keys: &[&str]) -> ItemS
         Ok(expected) => {
             let drift: Vec<KeyDrift> = keys
                 .iter()
-                .filter(|a| item.get(**a) != expected.get(**a))
+                // By value: a number key another client wrote as `1E+2`
+                // is the `100` to_item() writes.
+                .filter(|a| !same_opt(item.get(**a), expected.get(**a)))
                 .map(|a| KeyDrift {
                     attr: (*a).to_owned(),
                     stored: item.get(*a).map(value),
@@ -366,5 +369,33 @@ fn check(reencode: Option<super::Reencode>, item: &Item, keys: &[&str]) -> ItemS
                 ItemStatus::Drift { keys: drift }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `to_item()` would write: the number `100`, as dynakey does.
+    fn writes_100(item: &Item) -> Result<Item, Reencoded> {
+        let mut out = item.clone();
+        out.insert("n".into(), AttributeValue::N("100".into()));
+        Ok(out)
+    }
+
+    #[test]
+    fn a_key_number_in_another_form_is_not_drift() {
+        let stored = |n: &str| -> Item { [("n".to_owned(), AttributeValue::N(n.into()))].into() };
+        for same in ["1E+2", "100.000", "0.1E3", "+100"] {
+            assert_eq!(
+                check(Some(writes_100), &stored(same), &["n"]),
+                ItemStatus::Sound,
+                "{same}"
+            );
+        }
+        let ItemStatus::Drift { keys } = check(Some(writes_100), &stored("1E+3"), &["n"]) else {
+            panic!("1E+3 is not 100")
+        };
+        assert_eq!(keys[0].stored.as_deref(), Some("1E+3"));
     }
 }

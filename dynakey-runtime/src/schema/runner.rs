@@ -20,6 +20,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::marks::{decode_start, encode_start, Marks};
 use super::migration::{Kind, Migration, Rekeyed};
+use crate::changes::same_value;
 use crate::codec::Item;
 use crate::db::Db;
 use crate::error::Error;
@@ -541,7 +542,9 @@ fn plan(step: &Migration, item: &Item, marks: &Marks) -> Result<Option<Write>, E
                         continue;
                     }
                     match (item.get(k.attr), want.get(k.attr)) {
-                        (a, Some(b)) if a != Some(b) => {
+                        // By value: an index key another client wrote as
+                        // `1E+2` needs no rewrite to `100`.
+                        (a, Some(b)) if !a.is_some_and(|a| same_value(a, b)) => {
                             update = update.set_value(k.attr, b.clone());
                             any = true;
                         }

@@ -9,6 +9,7 @@ use dynakey::{Db, Error};
 
 pub mod adjacency;
 pub mod composite_sort_keys;
+pub mod export_to_laptop;
 pub mod index_overloading;
 pub mod large_objects;
 pub mod multi_tenant;
@@ -91,4 +92,5 @@ pub const ALL: &[Recipe] = &[
     zero_padded::RECIPE,
     users_orders_products::RECIPE,
     schema_evolution::RECIPE,
+    export_to_laptop::RECIPE,
 ];

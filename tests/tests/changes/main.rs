@@ -3,11 +3,17 @@
 //! Records are produced by real writes and read back from the backend's
 //! stream; each is decoded from all three sources (the Streams API's
 //! records, the raw DynamoDB JSON of the same response, and that JSON as
-//! a Lambda event), which must agree.
+//! a Lambda event), which must agree. Records in the shapes AWS documents
+//! for every source (GetRecords as the AWS CLI prints it, Lambda's sample
+//! events, Kinesis Data Streams for DynamoDB, table exports) are in
+//! `aws_shapes.rs`, `kinesis.rs` and `exports.rs`.
 
+mod aws_shapes;
+mod exports;
 mod feed;
 mod handler;
 mod kinds;
+mod kinesis;
 mod random;
 mod splits;
 
