@@ -64,6 +64,9 @@ pub struct Field {
     pub stamp: Option<Stamp>,
     /// `#[dynamo(unique)]`.
     pub unique: bool,
+    /// `#[dynamo(unique(scope = field))]`: the field named (checked by
+    /// DYNA123).
+    pub unique_scope: Option<syn::Path>,
     pub span: Span,
     /// A placeholder naming no field (a failed derive's stubs only).
     pub synthetic: bool,
@@ -92,6 +95,18 @@ impl Field {
     /// A real, stored field of the struct.
     pub fn stored(&self) -> bool {
         !self.synthetic && !self.skip()
+    }
+    /// How the value is stored where the field's attributes decide it, as
+    /// the schema snapshot writes it (`FieldForm` in the runtime): `ttl`,
+    /// `serde`, or `own` (the type's own form, written as no word).
+    pub fn form_word(&self) -> &'static str {
+        if self.ttl() {
+            "ttl"
+        } else if self.serde() {
+            "serde"
+        } else {
+            "own"
+        }
     }
     /// The type as text without spaces, as the schema snapshot records it.
     pub fn ty_text(&self) -> String {
@@ -225,6 +240,36 @@ impl IndexModel {
     }
 }
 
+/// A global index whose keys DynamoDB builds itself from up to four
+/// attributes each: the fields' own stored attributes (`#[gsi("ByRegion",
+/// pk(tenant, region), sk(status, created_at))]`). No key text is written
+/// and no update rekeys it; an item lacking an attribute is out of it.
+pub struct NativeIndex {
+    pub name: String,
+    /// The snake-case part of generated names (`by_region`).
+    pub snake: String,
+    /// The partition key's fields, in order.
+    pub pk: Vec<usize>,
+    /// The sort key's fields, in order.
+    pub sk: Vec<usize>,
+    pub projection: Projection,
+}
+
+impl NativeIndex {
+    /// Sparse by absence: some key field may be missing from an item.
+    pub fn sparse(&self, fields: &[Field]) -> bool {
+        self.pk
+            .iter()
+            .chain(&self.sk)
+            .any(|&f| fields[f].may_be_absent())
+    }
+
+    /// Reads through it cannot decode whole items (DYNA402).
+    pub fn partial(&self) -> bool {
+        self.projection != Projection::All
+    }
+}
+
 /// One index key attribute a typed update maintains.
 pub struct MaintainedKey {
     /// The index, in `Entity::indexes`.
@@ -289,6 +334,9 @@ pub struct Entity {
     pub pk: KeyModel,
     pub sk: Option<KeyModel>,
     pub indexes: Vec<IndexModel>,
+    /// The indexes with native keys (not in `indexes`: they have no
+    /// templates).
+    pub natives: Vec<NativeIndex>,
     pub fields: Vec<Field>,
     pub update: UpdateModel,
     /// The entity's `#[dynamo(validate = path)]`.
@@ -374,6 +422,9 @@ pub struct Table {
     pub schema_path: String,
     /// The migrations that cover drift.
     pub migrations: Option<Path>,
+    /// The stream view the code consumes (`KeysOnly`, `NewImage`, ...),
+    /// as the variant of `StreamView`.
+    pub stream: Option<&'static str>,
 }
 
 /// Distinct indexes, in order.

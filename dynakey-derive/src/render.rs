@@ -87,3 +87,38 @@ pub fn did_you_mean<'a>(
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
 }
+
+/// `label = "template"` over a line with carets under each of `ranges`
+/// (byte offsets, in order), followed by `note`.
+pub fn carets(label: &str, template: &str, ranges: &[Range<usize>], note: &str) -> String {
+    let head = format!("{label} = \"");
+    let mut line = " ".repeat(head.chars().count());
+    let mut at = 0;
+    for r in ranges {
+        let (start, end) = (r.start.min(template.len()), r.end.min(template.len()));
+        if start < at {
+            continue;
+        }
+        line.push_str(&" ".repeat(template[at..start].chars().count()));
+        line.push_str(&"^".repeat(template[start..end].chars().count().max(1)));
+        at = end;
+    }
+    if !note.is_empty() {
+        line.push(' ');
+        line.push_str(note);
+    }
+    format!("{head}{template}\"\n{line}")
+}
+
+/// A diagnostic on a native key, redrawn as written (`pk(tenant, region)`)
+/// with a caret under `range` (byte offsets into `written`).
+pub fn native(code: &str, message: &str, written: &str, range: Range<usize>, help: &str) -> String {
+    let end = range.end.min(written.len());
+    let start = range.start.min(end);
+    let pad = " ".repeat(written[..start].chars().count());
+    let len = written[start..end].chars().count().max(1);
+    format!(
+        "{code}: {message}\n  |\n  | {written}\n  | {pad}{}\n  = help: {help}",
+        "^".repeat(len)
+    )
+}

@@ -21,6 +21,8 @@ pub struct SnapField {
     pub name: String,
     pub attr: String,
     pub ty: String,
+    /// `own`, `ttl` or `serde`, as `Field::form_word` says it.
+    pub form: String,
 }
 
 pub struct SnapEntity {
@@ -33,8 +35,15 @@ pub struct SnapEntity {
     pub fields: Vec<SnapField>,
 }
 
+/// The key text of a native key as the snapshot writes its line
+/// (`native pk tenant region` is `pk(tenant, region)`).
+pub fn native_text<S: AsRef<str>>(which: &str, fields: &[S]) -> String {
+    let names: Vec<&str> = fields.iter().map(AsRef::as_ref).collect();
+    format!("{which}({})", names.join(", "))
+}
+
 /// Splits a line into words; `"…"` is one word, with `\"` and `\\`.
-fn words(line: &str) -> Result<Vec<String>, String> {
+pub fn words(line: &str) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     let mut chars = line.chars().peekable();
     while let Some(&c) = chars.peek() {
@@ -118,11 +127,35 @@ pub fn parse(text: &str) -> Result<Vec<SnapEntity>, String> {
                 pk: None,
                 sk: None,
             }),
-            (["field", name, attr, ty, ..], Some(e)) => e.fields.push(SnapField {
+            // A native index's keys: `native pk tenant region`.
+            (["native", which @ ("pk" | "sk"), fields @ ..], Some(e)) => {
+                let k = SnapKey {
+                    attr: "native".into(),
+                    template: native_text(which, fields),
+                };
+                match (*which, e.indexes.last_mut()) {
+                    ("pk", Some(ix)) => ix.pk = Some(k),
+                    (_, Some(ix)) => ix.sk = Some(k),
+                    (_, None) => return Err(err("a native key of no index")),
+                }
+            }
+            // After the type: `optional` and `default`, which no drift
+            // check reads, and the stored form when the field's attributes
+            // decide it (`ttl`, `serde`; none is the type's own).
+            (["field", name, attr, ty, flags @ ..], Some(e)) => e.fields.push(SnapField {
                 name: (*name).to_owned(),
                 attr: (*attr).to_owned(),
                 ty: (*ty).to_owned(),
+                form: flags
+                    .iter()
+                    .find(|w| matches!(**w, "ttl" | "serde"))
+                    .map_or("own", |w| *w)
+                    .to_owned(),
             }),
+            // What a field's type adds below its line (a unit enum's stored
+            // names, a nested struct's members): the derive cannot see
+            // another type's derive, so `check_schema` compares these.
+            (["value" | "member" | "recursive", ..], Some(_)) => {}
             _ => return Err(err("not a line of a dynakey schema snapshot")),
         }
     }

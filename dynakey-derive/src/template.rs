@@ -113,10 +113,13 @@ pub fn scan(text: &str) -> (Vec<Segment>, Vec<SyntaxError>) {
             errors.push(SyntaxError {
                 range: i + 1..i + 1 + name.len(),
                 message: format!("`{name}` is not a field name"),
-                help: Some(
-                    "a placeholder holds a Rust field name, optionally followed by `:format`"
+                help: Some(match name.strip_prefix("r#") {
+                    Some(plain) if is_ident(plain) => format!(
+                        "write `<{plain}>`: a template names a raw-identifier field without `r#`, as serde names its attribute"
+                    ),
+                    _ => "a placeholder holds a Rust field name, optionally followed by `:format`"
                         .into(),
-                ),
+                }),
             });
         }
         let mut format = Format::Text;

@@ -79,3 +79,22 @@ pub fn is_list(ty: &Type) -> bool {
         Some("Vec")
     )
 }
+
+/// Bytes (`Blob`), stored as B.
+pub fn is_blob(ty: &Type) -> bool {
+    matches!(
+        last_segment(ty).map(|s| s.ident.to_string()).as_deref(),
+        Some("Blob")
+    )
+}
+
+/// A type whose stored form holds no names of its own (a number, a string,
+/// a uuid, a time, bytes, a set, or an `Option` of one), so the schema
+/// snapshot has nothing to write below its field: the derive then names no
+/// shape function for it, one generic instance fewer per field.
+pub fn holds_no_names(ty: &Type) -> bool {
+    if let Some(inner) = option_inner(ty) {
+        return holds_no_names(inner);
+    }
+    kind(ty) != TypeKind::Other || is_blob(ty) || is_set(ty)
+}

@@ -16,18 +16,24 @@ pub use aws_sdk_dynamodb::types::AttributeValue;
 
 pub use crate::codec::{
     check_discriminator, decode_field, serde_from_item, Attr, AttrPath, DecodeError, Item,
-    ItemReader, SetMember, Ttl,
+    ItemReader, SetMember, Shape, Ttl,
 };
+pub use crate::entity::serde_field::serde_to_attr;
 pub use crate::entity::{
-    Entity, EntityMeta, FieldMeta, IndexKind, IndexMeta, IndexProjection, KeyMeta,
+    Entity, EntityMeta, FieldForm, FieldMeta, IndexKind, IndexMeta, IndexProjection, KeyAttrType,
+    KeyMeta, NativeAttr,
 };
 pub use crate::error::{EncodeError, KeyFormatError, KeyFormatReason};
 pub use crate::key::cond::bounds;
 pub use crate::key::{
-    parse, parts, CondResult, Global, GlobalPartial, Key, KeyBuilder, KeyDecimal, KeyKind,
-    KeyPadded, KeyPartError, KeyReader, KeyReverse, KeySigned, KeyTemplate, KeyText, KeyWriter,
-    Local, LocalPartial, PartFormat, PartitionKey, SortKeyCondition, SortKeyFull, SortKeyNext,
-    SortKeyOp, SortKeyTextNext, Table, TemplatePart,
+    native_str, native_str_prefix, NativeArg, NativeKeyAttr, NativeKeyBuilder, NativePrefix,
+    NativeSortFull, NativeSortNext,
+};
+pub use crate::key::{
+    parse, parts, slot, slot_opt, CondResult, Global, GlobalPartial, Key, KeyBuilder, KeyDecimal,
+    KeyKind, KeyPadded, KeyPartError, KeyReader, KeyReverse, KeySigned, KeyTemplate, KeyText,
+    KeyWriter, Local, LocalPartial, PartFormat, PartitionKey, SortKeyCondition, SortKeyFull,
+    SortKeyNext, SortKeyOp, SortKeyTextNext, Table, TemplatePart,
 };
 pub use crate::query::{same_field, Projection};
 pub use crate::rules::{check_entity, check_field};
@@ -36,11 +42,16 @@ pub use std::sync::OnceLock;
 
 /// Every attribute name an entity's items can hold, in a map hashed once
 /// per process. `to_item` clones it (a clone copies the table as it is: no
-/// name is hashed again) and then puts each value in its slot.
+/// name is hashed again, and each name is one allocation of its own
+/// length) and then puts each value in its slot.
 pub struct ItemTemplate {
     item: Item,
     /// For each entry of `item` in iteration order, its index in `names`.
     order: Vec<usize>,
+    /// Whether a clone of `item` visits its entries in `item`'s order
+    /// (hashbrown's clone copies each entry to the same bucket; checked
+    /// once when the template is made, so `fill` need not compare names).
+    cloned_in_order: bool,
 }
 
 impl ItemTemplate {
@@ -53,14 +64,16 @@ impl ItemTemplate {
             .keys()
             .map(|k| names.iter().position(|n| n == k).unwrap_or(usize::MAX))
             .collect();
-        ItemTemplate { item, order }
+        let cloned_in_order = item.clone().keys().eq(item.keys());
+        ItemTemplate {
+            item,
+            order,
+            cloned_in_order,
+        }
     }
 
     /// The item: the template of `names` (made on first use) with slot
     /// `names[i]` given `values[i]`, slots whose value is `None` left out.
-    /// A clone of a map visits its entries in the original's order, so the
-    /// k-th entry's name is `names[order[k]]` (checked, and looked up when
-    /// it is not).
     pub fn fill(
         cell: &'static OnceLock<ItemTemplate>,
         names: &[&'static str],
@@ -68,13 +81,44 @@ impl ItemTemplate {
     ) -> Item {
         let t = cell.get_or_init(|| Self::new(names));
         let mut item = t.item.clone();
-        let mut k = 0;
+        if !t.cloned_in_order {
+            return Self::fill_by_name(item, names, values);
+        }
+        // Entries left without a value, by position: a bit each for the
+        // first 128, a list beyond (allocated only for such an entity).
+        let mut gone: u128 = 0;
+        let mut beyond: Vec<usize> = Vec::new();
+        for (k, (slot, &i)) in item.values_mut().zip(&t.order).enumerate() {
+            match values.get_mut(i).and_then(Option::take) {
+                Some(v) => *slot = v,
+                None if k < 128 => gone |= 1 << k,
+                None => beyond.push(k),
+            }
+        }
+        if gone != 0 || !beyond.is_empty() {
+            let mut k = 0;
+            item.retain(|_, _| {
+                let left_out = if k < 128 {
+                    gone & (1 << k) != 0
+                } else {
+                    beyond.contains(&k)
+                };
+                k += 1;
+                !left_out
+            });
+        }
+        item
+    }
+
+    /// `fill` when a clone's order is not the template's: every slot looked
+    /// up by its name.
+    fn fill_by_name(
+        mut item: Item,
+        names: &[&'static str],
+        values: &mut [Option<AttributeValue>],
+    ) -> Item {
         item.retain(|name, slot| {
-            let i = match t.order.get(k) {
-                Some(&i) if names.get(i).is_some_and(|n| n == name) => i,
-                _ => names.iter().position(|n| n == name).unwrap_or(usize::MAX),
-            };
-            k += 1;
+            let i = names.iter().position(|n| n == name).unwrap_or(usize::MAX);
             match values.get_mut(i).and_then(Option::take) {
                 Some(v) => {
                     *slot = v;
@@ -109,16 +153,19 @@ impl<const N: usize> Default for ItemWriter<N> {
 impl<const N: usize> ItemWriter<N> {
     /// Slot `i` gets `v` unless `v` is `None`: when two sources feed one
     /// attribute, the last one with a value wins.
+    #[inline]
     pub fn set(&mut self, i: usize, v: Option<AttributeValue>) {
         set_slot(&mut self.values, i, v);
     }
 
     /// A constant text (the discriminator).
+    #[inline]
     pub fn text(&mut self, i: usize, v: &'static str) {
         set_slot(&mut self.values, i, Some(AttributeValue::S(v.to_owned())));
     }
 
     /// A key's text, or the error that kept it from being written.
+    #[inline]
     pub fn key(&mut self, i: usize, k: Result<String, KeyFormatError>) {
         match k {
             Ok(k) => set_slot(&mut self.values, i, Some(AttributeValue::S(k))),
@@ -127,13 +174,28 @@ impl<const N: usize> ItemWriter<N> {
     }
 
     /// A sparse index's key: `None` while an input is absent.
+    #[inline]
     pub fn sparse_key(&mut self, i: usize, k: Option<Result<String, KeyFormatError>>) {
         if let Some(k) = k {
             self.key(i, k);
         }
     }
 
+    /// A field's value.
+    pub fn attr<T: Attr>(&mut self, i: usize, v: &T) {
+        set_slot(&mut self.values, i, v.to_attr());
+    }
+
+    /// A key as its builder wrote it: absent (a sparse index's `None`
+    /// input), its text, or the error that kept it from being written.
+    pub fn built(&mut self, i: usize, k: crate::key::KeyBuilder) {
+        if let Some(k) = k.finish_opt() {
+            self.key(i, k);
+        }
+    }
+
     /// A value whose encoding can fail (a `serde` field).
+    #[inline]
     pub fn encoded(&mut self, i: usize, v: Result<Option<AttributeValue>, EncodeError>) {
         match v {
             Ok(v) => set_slot(&mut self.values, i, v),
@@ -155,6 +217,7 @@ impl<const N: usize> ItemWriter<N> {
     }
 }
 
+#[inline]
 fn set_slot(values: &mut [Option<AttributeValue>], i: usize, v: Option<AttributeValue>) {
     if let (Some(v), Some(slot)) = (v, values.get_mut(i)) {
         *slot = Some(v);
@@ -222,19 +285,6 @@ pub fn put_s(item: &mut Item, name: &'static str, v: String) {
     item.insert(name.to_owned(), AttributeValue::S(v));
 }
 
-/// A `#[dynamo(serde)]` field: through serde_dynamo.
-pub fn serde_to_attr<T: serde::Serialize>(
-    v: &T,
-    field: &'static str,
-) -> Result<Option<AttributeValue>, EncodeError> {
-    serde_dynamo::to_attribute_value(v)
-        .map(Some)
-        .map_err(|e| EncodeError::Serde {
-            field,
-            message: e.to_string(),
-        })
-}
-
 /// Decodes a unit enum from its name.
 pub fn unit_enum_mismatch(
     value: &AttributeValue,
@@ -269,17 +319,10 @@ pub use crate::size::{item_size, value_size, MAX_ITEM_SIZE};
 pub use crate::error::Error;
 pub use crate::expr::{Condition, Update};
 pub use crate::update::{
-    Field, Fold, Folded, InputComplete, IntoField, Mark, Nil, Patch, Rem, Removed, RequiredSet,
-    Set, Sets, State, TableKeyField, TypedUpdate, Unset, UpdateCore, UpdateMode, UpdateParts,
-    Upsert,
+    AllRequired, Field, Fold, Folded, InputComplete, IntoField, KeyComplete, Mark, Nil, Patch, Rem,
+    Removed, RequiredSet, Set, Sets, State, TableKeyField, TypedUpdate, Unset, UpdateCore,
+    UpdateMode, UpdateParts, Upsert,
 };
-
-/// A kept value of an optional field (`Some(None)`: removed) as the key
-/// writer takes it.
-#[inline]
-pub fn flat<T>(v: &Option<Option<T>>) -> Option<&T> {
-    v.as_ref().and_then(Option::as_ref)
-}
 
 /// `v` unless it is empty (`omit_empty`): an empty input leaves a sparse
 /// index like an absent one.
@@ -287,6 +330,19 @@ pub fn flat<T>(v: &Option<Option<T>>) -> Option<&T> {
 pub fn nonempty<T: Attr>(v: Option<&T>) -> Option<&T> {
     v.filter(|v| !v.is_empty_value())
 }
+
+/// A typed update's kept value (see [`Slot`](crate::key::Slot)) unless
+/// it is empty (`omit_empty`).
+#[inline]
+pub fn nonempty_slot<T: Attr>((touched, v): crate::key::Slot<'_, T>) -> crate::key::Slot<'_, T> {
+    (touched, nonempty(v))
+}
+
+/// What a derived key function returns.
+pub type KeyResult<T> = Result<T, KeyFormatError>;
+
+/// The key texts an item gets in an index (partition, sort).
+pub type IndexKeys = (String, Option<String>);
 
 /// The body of a failed derive's functions: they keep call sites free of
 /// errors of their own, and never run (the crate does not compile).
@@ -302,6 +358,12 @@ pub struct SortKeyStub<E, K>(PhantomData<fn() -> (E, K)>);
 impl<E, K> Debug for SortKeyStub<E, K> {
     fn fmt(&self, f: &mut Formatter<'_>) -> FmtResult {
         f.write_str("SortKeyStub")
+    }
+}
+
+impl<E, K: KeyKind> Default for SortKeyStub<E, K> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
@@ -374,6 +436,30 @@ mod tests {
         assert_eq!(item.len(), 2);
         assert_eq!(item["_type"], AttributeValue::S("E".into()));
         assert_eq!(item["a"], AttributeValue::S("second".into()));
+    }
+
+    #[test]
+    fn the_template_fills_any_number_of_slots_leaving_out_the_empty_ones() {
+        // 300 names (beyond the 128 slots a bit mask tracks), every third
+        // one without a value: each name keeps exactly its own value.
+        static T: OnceLock<ItemTemplate> = OnceLock::new();
+        let names: Vec<&'static str> = (0..300)
+            .map(|i| &*Box::leak(format!("attr {i}").into_boxed_str()))
+            .collect();
+        for round in 0..3 {
+            let mut values: Vec<Option<AttributeValue>> = (0..300)
+                .map(|i| (i % 3 != round).then(|| AttributeValue::N(i.to_string())))
+                .collect();
+            let item = ItemTemplate::fill(&T, &names, &mut values);
+            assert_eq!(item.len(), 200);
+            for (i, name) in names.iter().enumerate() {
+                match item.get(*name) {
+                    Some(AttributeValue::N(n)) => assert_eq!(n, &i.to_string()),
+                    None => assert_eq!(i % 3, round),
+                    other => panic!("{name}: {other:?}"),
+                }
+            }
+        }
     }
 
     #[test]

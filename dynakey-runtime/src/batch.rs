@@ -14,11 +14,14 @@ use futures_util::StreamExt;
 use crate::check::check_item;
 use crate::db::Db;
 use crate::entity::Entity;
-use crate::error::{is_throttling_code, Error};
+use crate::error::{clone_built, is_throttling_code, Error};
 use crate::explain::{Explain, WriteCost};
 use crate::key::Key;
 use crate::obs::Span;
-use crate::ops::{build_err, into_future};
+use crate::ops::into_future;
+use crate::write::build_err;
+
+pub use crate::error::batch::{BatchFailure, BatchWriteOutcome};
 
 /// Calls run at once per batch operation.
 mod get;
@@ -76,6 +79,16 @@ pub struct BatchWrite {
     costs: Vec<WriteCost>,
 }
 
+impl Clone for BatchWrite {
+    fn clone(&self) -> Self {
+        BatchWrite {
+            db: self.db.clone(),
+            built: clone_built(&self.built),
+            costs: self.costs.clone(),
+        }
+    }
+}
+
 impl fmt::Debug for BatchWrite {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("BatchWrite")
@@ -83,55 +96,6 @@ impl fmt::Debug for BatchWrite {
             .field("requests", &self.built.as_ref().map(Vec::len))
             .finish()
     }
-}
-
-/// What a batch write did with every request: each one is written, handed
-/// back unprocessed, or failed with its error, so
-/// `written + unprocessed.len() + Σ failed[i].requests.len()` is the number
-/// of requests sent.
-///
-/// [`BatchWrite::send`] returns it as `Ok` when every request was written,
-/// and inside [`Error::BatchIncomplete`] otherwise (see the example on
-/// [`BatchWrite`]).
-#[derive(Debug, Default)]
-#[non_exhaustive]
-pub struct BatchWriteOutcome {
-    /// Requests written.
-    pub written: usize,
-    /// The requests still unprocessed after every retry (resubmit them with
-    /// [`BatchWrite::requests`]).
-    pub unprocessed: Vec<WriteRequest>,
-    /// Requests DynamoDB refused, with the error of the call that carried
-    /// them (a call of up to 25 requests fails as a whole).
-    pub failed: Vec<BatchFailure>,
-    /// BatchWriteItem calls made.
-    pub calls: u32,
-}
-
-impl BatchWriteOutcome {
-    /// Whether every request was written (always, when it comes back as
-    /// `Ok`).
-    pub fn is_complete(&self) -> bool {
-        self.unprocessed.is_empty() && self.failed.is_empty()
-    }
-
-    /// Every request not written: the unprocessed and the failed ones.
-    pub fn not_written(&self) -> impl Iterator<Item = &WriteRequest> {
-        self.unprocessed
-            .iter()
-            .chain(self.failed.iter().flat_map(|f| f.requests.iter()))
-    }
-}
-
-/// Requests of a batch that failed together, and why: an item of
-/// [`BatchWriteOutcome::failed`], inside [`Error::BatchIncomplete`].
-#[derive(Debug)]
-#[non_exhaustive]
-pub struct BatchFailure {
-    /// The requests of the failed call (none of them is written).
-    pub requests: Vec<WriteRequest>,
-    /// The error.
-    pub error: Error,
 }
 
 /// Entities a batch write can put: those without a `#[dynamo(version)]`
@@ -247,8 +211,8 @@ impl BatchWrite {
     /// let inputs = batch.to_input().unwrap();
     /// assert_eq!(inputs.len(), 2);
     /// ```
-    pub fn to_input(self) -> Result<Vec<BatchWriteItemInput>, Error> {
-        self.built?
+    pub fn to_input(&self) -> Result<Vec<BatchWriteItemInput>, Error> {
+        clone_built(&self.built)?
             .chunks(25)
             .map(|c| write_input(&self.db, c.to_vec()).build().map_err(build_err))
             .collect()
@@ -274,7 +238,7 @@ impl BatchWrite {
     /// assert_eq!(x.actions.len(), 2);
     /// assert_eq!(x.cost.unwrap().total(), 4.0); // put: table + GSI1; delete: at most table + GSI1
     /// ```
-    pub fn explain(self) -> Result<Explain, Error> {
+    pub fn explain(&self) -> Result<Explain, Error> {
         let mut x = Explain::new("BatchWriteItem", &self.db.table);
         let cost = WriteCost::sum(self.costs.iter().cloned());
         for input in self.to_input()? {

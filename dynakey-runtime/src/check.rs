@@ -1,14 +1,15 @@
-//! What every write checks before it is sent: the item's size and numbers
-//! (DynamoDB would refuse them, and a batch would hand them back one call
-//! later), and the optimistic lock of a versioned entity.
+//! What every write checks before it is sent: the item's size, its key
+//! sizes, numbers and nesting, and the values of its native index key
+//! attributes (DynamoDB would refuse them, and a batch would hand them back
+//! one call later), and the optimistic lock of a versioned entity.
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::codec::Item;
-use crate::entity::{Entity, EntityMeta};
-use crate::error::{Error, ItemRef};
-use crate::expr::Condition;
-use crate::key::Key;
+use crate::entity::{Entity, EntityMeta, KeyAttrType};
+use crate::error::{Error, ItemRef, KeyFormatReason, KeyRole};
+use crate::expr::{Condition, Update};
+use crate::key::{check_key_size, native_error, Key, KeyPartError};
 use crate::size::{item_size, MAX_ITEM_SIZE};
 
 /// The key of an item as text, from its key attributes.
@@ -77,8 +78,10 @@ pub(crate) fn bump_version(item: &Item, attr: &str) -> Result<(u128, AttributeVa
     Ok((version, AttributeValue::N((version + 1).to_string())))
 }
 
-/// Refuses an item over 400 KB, or one holding a number DynamoDB cannot
-/// store (named by its attribute path).
+/// Refuses an item over 400 KB, a key attribute longer than its key holds,
+/// and a value DynamoDB cannot store: a number (NaN, infinite, more than 38
+/// digits, out of range) or a value nested over 32 levels, named by its
+/// attribute path.
 pub(crate) fn check_item(meta: &EntityMeta, item: &Item) -> Result<(), Error> {
     let size = item_size(item);
     if size > MAX_ITEM_SIZE {
@@ -87,37 +90,171 @@ pub(crate) fn check_item(meta: &EntityMeta, item: &Item) -> Result<(), Error> {
             key: key_text(meta, item).to_string(),
         });
     }
+    for (k, role) in meta.keys() {
+        if let Some(AttributeValue::S(s)) = item.get(k.attr) {
+            check_key_size(k.key, role, s)?;
+        }
+    }
+    native_keys(meta, |attr| item.get(attr))?;
     for (name, v) in item {
-        if let Some((below, n, why)) = bad_number(v) {
+        if let Some(p) = value_problem(v, 0) {
             return Err(Error::refused(format!(
-                "{} {}: attribute `{name}{below}` holds the number {n}, which {why}; DynamoDB cannot store it",
+                "{} {}: {}",
                 meta.discriminator,
-                key_text(meta, item)
+                key_text(meta, item),
+                p.describe(name)
             )));
         }
     }
     Ok(())
 }
 
-/// A number DynamoDB cannot store inside `v` (NaN, an infinity, more than
-/// 38 digits, a magnitude outside 1E-130..1E+126): its path below `v`, its
-/// text and why. Allocates nothing unless it finds one (this runs on every
-/// write).
-fn bad_number(v: &AttributeValue) -> Option<(String, String, &'static str)> {
-    let bad = |n: &String| crate::number::number_problem(n).map(|why| (n.clone(), why));
+/// Refuses a value DynamoDB refuses in a native index key attribute: an
+/// empty string or binary, one longer than its key holds (2,048 bytes in a
+/// partition attribute, 1,024 in a sort attribute), or a value of another
+/// type than the index's
+/// (`value_of` gives the value an attribute is written with, if any). The
+/// error names the entity, the index and the field.
+fn native_keys<'a>(
+    meta: &EntityMeta,
+    value_of: impl Fn(&str) -> Option<&'a AttributeValue>,
+) -> Result<(), Error> {
+    for ix in meta.indexes {
+        let Some(n) = ix.native() else { continue };
+        for a in n.attrs() {
+            let Some(v) = value_of(a.attr) else { continue };
+            let size = match v {
+                AttributeValue::S(s) | AttributeValue::N(s) => s.len(),
+                AttributeValue::B(b) => b.as_ref().len(),
+                _ => 0,
+            };
+            let role = if n.pk.contains(a) {
+                KeyRole::Partition
+            } else {
+                KeyRole::Sort
+            };
+            let reason = match (v, KeyAttrType::of(v)) {
+                (AttributeValue::S(s), _) if s.is_empty() => KeyFormatReason::Empty,
+                (AttributeValue::B(b), _) if b.as_ref().is_empty() => KeyFormatReason::Empty,
+                // Each attribute of a native key is held to its key's limit.
+                (_, Some(t)) if t == a.ty && size > role.limit() => {
+                    KeyFormatReason::TooLong { role, size }
+                }
+                (_, Some(t)) if t == a.ty => continue,
+                _ => KeyFormatReason::Malformed {
+                    expected: format!("a value of type {} (the index's key type)", a.ty),
+                },
+            };
+            let value = match v {
+                AttributeValue::S(s) | AttributeValue::N(s) => s.clone(),
+                other => crate::codec::describe_value(other),
+            };
+            let e = KeyPartError::new(value, reason);
+            return Err(Error::KeyFormat(native_error(
+                meta.discriminator,
+                ix.name,
+                a.field,
+                e,
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses an update that sends a value DynamoDB cannot store (see
+/// [`check_item`]; a value set at `a.b` lies one level down), that sets a
+/// key attribute longer than its key holds, or a native key attribute to a
+/// value its index refuses (a raw expression's values are not tied to
+/// attributes here, and are left to DynamoDB).
+pub(crate) fn check_update(meta: &EntityMeta, update: &Update) -> Result<(), Error> {
+    for (path, v) in update.values() {
+        if let Some(p) = value_problem(v, path.depth() - 1) {
+            return Err(Error::refused(format!(
+                "{}: the update of {}",
+                meta.discriminator,
+                p.describe(&path.to_string())
+            )));
+        }
+        let key = path
+            .top()
+            .filter(|_| path.is_top())
+            .and_then(|a| meta.keys().find(|(k, _)| k.attr == a));
+        if let (Some((k, role)), AttributeValue::S(s)) = (key, v) {
+            check_key_size(k.key, role, s)?;
+        }
+    }
+    if meta.indexes.iter().any(|ix| ix.is_native()) {
+        native_keys(meta, |attr| update.assigned_value(attr))?;
+    }
+    Ok(())
+}
+
+/// The most levels DynamoDB nests a value: a leaf inside 31 maps or lists
+/// is stored, a map or list at the 32nd level holds a 33rd and is refused.
+pub(crate) const MAX_NESTING: usize = 32;
+
+/// What DynamoDB cannot store inside a value, and where below it.
+struct Problem {
+    /// The path below the attribute (`.a[2].b`).
+    below: String,
+    what: ProblemKind,
+}
+
+enum ProblemKind {
+    /// A number: its text and why.
+    Number(String, &'static str),
+    /// A map or list at the deepest level DynamoDB allows, which would
+    /// hold values one level deeper.
+    TooDeep,
+}
+
+impl Problem {
+    fn describe(&self, attr: &str) -> String {
+        let below = &self.below;
+        match &self.what {
+            ProblemKind::Number(n, why) => format!(
+                "attribute `{attr}{below}` holds the number {n}, which {why}; DynamoDB cannot store it"
+            ),
+            ProblemKind::TooDeep => format!(
+                "attribute `{attr}{below}` is a map or list {MAX_NESTING} levels down, so what it holds nests over the {MAX_NESTING} levels DynamoDB allows"
+            ),
+        }
+    }
+}
+
+/// A number DynamoDB cannot store, or nesting past its limit, inside `v`,
+/// which lies inside `outer` maps or lists. Allocates nothing unless it
+/// finds one (this runs on every write), and stops one level past the
+/// limit, so a value nested thousands deep cannot exhaust the stack.
+fn value_problem(v: &AttributeValue, outer: usize) -> Option<Problem> {
+    let number = |n: &String| {
+        crate::number::number_problem(n).map(|why| Problem {
+            below: String::new(),
+            what: ProblemKind::Number(n.clone(), why),
+        })
+    };
+    let nested = |below: String, inner: Problem| Problem {
+        below: below + &inner.below,
+        what: inner.what,
+    };
+    let container = || {
+        (outer + 1 >= MAX_NESTING).then(|| Problem {
+            below: String::new(),
+            what: ProblemKind::TooDeep,
+        })
+    };
     match v {
-        AttributeValue::N(n) => bad(n).map(|(n, why)| (String::new(), n, why)),
-        AttributeValue::Ns(ns) => ns
-            .iter()
-            .find_map(bad)
-            .map(|(n, why)| (String::new(), n, why)),
-        AttributeValue::L(l) => l
-            .iter()
-            .enumerate()
-            .find_map(|(i, x)| bad_number(x).map(|(p, n, why)| (format!("[{i}]{p}"), n, why))),
-        AttributeValue::M(m) => m
-            .iter()
-            .find_map(|(k, x)| bad_number(x).map(|(p, n, why)| (format!(".{k}{p}"), n, why))),
+        AttributeValue::N(n) => number(n),
+        AttributeValue::Ns(ns) => ns.iter().find_map(number),
+        AttributeValue::L(l) => container().or_else(|| {
+            l.iter()
+                .enumerate()
+                .find_map(|(i, x)| value_problem(x, outer + 1).map(|p| nested(format!("[{i}]"), p)))
+        }),
+        AttributeValue::M(m) => container().or_else(|| {
+            m.iter()
+                .find_map(|(k, x)| value_problem(x, outer + 1).map(|p| nested(format!(".{k}"), p)))
+        }),
         _ => None,
     }
 }
@@ -134,8 +271,42 @@ mod tests {
             AttributeValue::N("1".into()),
             AttributeValue::M(inner),
         ]);
-        let (path, n, _) = bad_number(&v).unwrap();
-        assert_eq!((path.as_str(), n.as_str()), ("[1].x", "1e200"));
-        assert!(bad_number(&AttributeValue::N("12.5".into())).is_none());
+        let p = value_problem(&v, 0).unwrap();
+        assert_eq!(p.below, "[1].x");
+        assert!(matches!(&p.what, ProblemKind::Number(n, _) if n == "1e200"));
+        assert!(value_problem(&AttributeValue::N("12.5".into()), 0).is_none());
+    }
+
+    fn nest(levels: usize, leaf: AttributeValue) -> AttributeValue {
+        (0..levels).fold(leaf, |v, i| {
+            if i % 2 == 0 {
+                AttributeValue::M(Item::from([("m".to_owned(), v)]))
+            } else {
+                AttributeValue::L(vec![v])
+            }
+        })
+    }
+
+    #[test]
+    fn nesting_is_refused_past_32_levels_where_it_starts() {
+        let leaf = || AttributeValue::S("x".into());
+        // A leaf inside 31 maps and lists: 32 levels, stored.
+        assert!(value_problem(&nest(31, leaf()), 0).is_none());
+        // Inside 32: refused, at the 32nd container.
+        let p = value_problem(&nest(32, leaf()), 0).unwrap();
+        assert!(matches!(p.what, ProblemKind::TooDeep));
+        assert_eq!(
+            p.below.matches(".m").count() + p.below.matches("[0]").count(),
+            31
+        );
+        // An empty map at the 32nd level is refused too (as DynamoDB does).
+        assert!(value_problem(&nest(31, AttributeValue::M(Item::new())), 0).is_some());
+        // A value set one level down counts the level it is set at.
+        assert!(value_problem(&nest(31, leaf()), 1).is_some());
+        assert!(value_problem(&nest(30, leaf()), 1).is_none());
+        // Thousands of levels: refused without walking them all.
+        let deep = nest(5000, leaf());
+        assert!(value_problem(&deep, 0).is_some());
+        std::mem::forget(deep); // dropping it recursively could overflow a test thread's stack
     }
 }

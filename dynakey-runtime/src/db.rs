@@ -3,19 +3,13 @@
 //! `aws_sdk_dynamodb::Client`, so any client works: real DynamoDB, the
 //! embedded engine, any endpoint.
 
-use std::marker::PhantomData;
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 use aws_sdk_dynamodb::Client;
 
-use crate::entity::{Entity, EntityMeta};
-use crate::error::Error;
-use crate::expr::Update;
-use crate::key::Key;
-use crate::ops::{Delete, Get, Put, UpdateItem, WriteOpts};
+use crate::cursor_key::CursorKey;
 use crate::retry::RetryPolicy;
-use crate::update::TypedUpdate;
 
 /// A table: a client and a table name. Cheap to clone.
 ///
@@ -38,11 +32,13 @@ use crate::update::TypedUpdate;
 /// # });
 /// ```
 #[derive(Debug, Clone)]
+#[must_use]
 pub struct Db {
     pub(crate) client: Client,
     pub(crate) table: Arc<str>,
     pub(crate) retry: RetryPolicy,
     pub(crate) capacity: ReturnConsumedCapacity,
+    pub(crate) cursor_key: CursorKey,
 }
 
 impl Db {
@@ -59,7 +55,46 @@ impl Db {
             table: Arc::from(table.into()),
             retry: RetryPolicy::default(),
             capacity: ReturnConsumedCapacity::Total,
+            cursor_key: CursorKey::process(),
         }
+    }
+
+    /// The same table with page cursors authenticated under `key`: set the
+    /// same key on every instance of a service whose instances take each
+    /// other's cursors. By default every `Db` of a process shares a random
+    /// key, so a cursor is refused by another process (see
+    /// [`CursorKey`]).
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # struct Note { user: String, id: u32 }
+    /// use dynakey_runtime::{query::CursorKey, Entity, Error};
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let shared = CursorKey::new([7u8; 32]).unwrap();
+    /// let one = backend.db("notes").with_cursor_key(shared.clone());
+    /// one.create_table(&[Note::META]).await.unwrap();
+    /// for id in 1..=3 {
+    ///     one.put(&Note { user: "ann".into(), id }).await.unwrap();
+    /// }
+    /// let page = one.query(Note::pk("ann").unwrap()).page_size(2).page(None).await.unwrap();
+    /// // Another instance with the same key resumes it.
+    /// let two = backend.db("notes").with_cursor_key(shared);
+    /// let rest = two.query(Note::pk("ann").unwrap()).page_size(2).page(page.cursor.as_deref()).await.unwrap();
+    /// assert_eq!(rest.items[0].id, 3);
+    /// // One under another key refuses it, before sending anything.
+    /// let other = backend.db("notes").with_cursor_key(CursorKey::random());
+    /// let err = other.query(Note::pk("ann").unwrap()).page_size(2).page(page.cursor.as_deref()).await;
+    /// assert!(matches!(err, Err(Error::Refused { .. })));
+    /// # });
+    /// ```
+    pub fn with_cursor_key(mut self, key: CursorKey) -> Self {
+        self.cursor_key = key;
+        self
     }
 
     /// The same table asking for another `ReturnConsumedCapacity` on every
@@ -134,80 +169,11 @@ impl Db {
         self.retry
     }
 
-    /// Creates the table for these entities; see [`crate::table::create_table`].
-    pub async fn create_table(&self, metas: &[&EntityMeta]) -> Result<(), Error> {
-        crate::table::create_table(&self.client, &self.table, metas).await
-    }
-
     /// How many attempts the SDK makes per request (for [`Error::Throttled`]).
     pub(crate) fn sdk_attempts(&self) -> u32 {
         self.client
             .config()
             .retry_config()
             .map_or(3, |r| r.max_attempts())
-    }
-
-    /// Writes `e` (replacing an item with the same key); see [`Put`].
-    pub fn put<E: Entity>(&self, e: &E) -> Put<E> {
-        Put {
-            db: self.clone(),
-            built: crate::rules::put_item(e),
-            opts: WriteOpts::default(),
-            _e: PhantomData,
-        }
-    }
-
-    /// Reads the item at `key`; see [`Get`].
-    pub fn get<E: Entity>(&self, key: Key<E>) -> Get<E> {
-        Get {
-            db: self.clone(),
-            key,
-            consistent: false,
-        }
-    }
-
-    /// Deletes the item at `key` (no error when it is absent, unless a
-    /// condition says so); see [`Delete`].
-    pub fn delete<E: Entity>(&self, key: Key<E>) -> Delete<E> {
-        Delete {
-            db: self.clone(),
-            key,
-            opts: WriteOpts::default(),
-        }
-    }
-
-    /// Sends a typed update built by the derive, e.g.
-    /// `db.update(WorkItem::update(id).set_status(WorkStatus::Closed))`.
-    /// It rewrites (or, for a sparse index, removes) every index key whose
-    /// inputs it sets; an update that sets only some inputs of a key does
-    /// not compile (DYNA226). See [`UpdateItem`].
-    pub fn update<U: TypedUpdate>(&self, update: U) -> UpdateItem<U::Entity> {
-        let (built, cond) = match update.into_parts() {
-            Ok(parts) => {
-                let now = time::OffsetDateTime::now_utc();
-                let update = crate::rules::stamp_update(U::Entity::META, parts.update, now);
-                (Ok((parts.key, update)), parts.condition)
-            }
-            Err(e) => (Err(e), None),
-        };
-        UpdateItem {
-            db: self.clone(),
-            built,
-            opts: WriteOpts {
-                cond,
-                ..WriteOpts::default()
-            },
-        }
-    }
-
-    /// Updates the item at `key` with a hand-built [`Update`]. It does not
-    /// keep index keys in step: prefer [`Db::update`] with the derive's
-    /// `E::update(..)`, which rewrites every index key its inputs feed.
-    pub fn update_raw<E: Entity>(&self, key: Key<E>, update: Update) -> UpdateItem<E> {
-        UpdateItem {
-            db: self.clone(),
-            built: Ok((key, update)),
-            opts: WriteOpts::default(),
-        }
     }
 }

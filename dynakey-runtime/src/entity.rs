@@ -2,8 +2,15 @@
 //! metadata a runtime or a tool reads from it.
 
 use crate::codec::{DecodeError, Item};
-use crate::error::{EncodeError, KeyFormatError};
+use crate::error::{EncodeError, KeyFormatError, KeyRole};
 use crate::key::Key;
+
+mod field;
+pub(crate) mod serde_field;
+
+pub use field::{FieldForm, FieldMeta};
+
+pub use crate::key::native_attr::{KeyAttrType, NativeAttr, NativeKey};
 
 /// A type stored as DynamoDB items, implemented by `#[derive(DynamoEntity)]`.
 ///
@@ -67,14 +74,17 @@ pub trait Entity: Sized + Send + Sync + 'static {
 /// assert_eq!(m.pk.attr, "pk");
 /// assert_eq!(m.sk.as_ref().unwrap().template, "NOTE#<id:d6>");
 /// let ix = m.index("GSI1").unwrap();
-/// assert_eq!((ix.kind, ix.sparse, ix.pk.attr), (IndexKind::Global, true, "gsi1pk"));
-/// assert_eq!(ix.pk.prefix, "TAG#");
-/// assert_eq!(ix.pk.fields, ["tag"]);
+/// let (pk, sk) = ix.template().unwrap();
+/// assert_eq!((ix.kind, ix.sparse, pk.attr), (IndexKind::Global, true, "gsi1pk"));
+/// assert_eq!(pk.prefix, "TAG#");
+/// assert_eq!(pk.fields, ["tag"]);
+/// assert_eq!(sk.unwrap().attr, "gsi1sk");
 /// assert!(m.fields.iter().any(|f| f.name == "tag" && f.optional));
 /// assert_eq!((m.ttl_attr, m.version_attr), (None, None));
 /// assert_eq!((m.created_at, m.updated_at, m.unique.len()), (None, None, 0));
 /// ```
 #[derive(Debug)]
+#[must_use]
 pub struct EntityMeta {
     /// The Rust type's name.
     pub type_name: &'static str,
@@ -105,6 +115,10 @@ pub struct EntityMeta {
     /// The `#[dynamo(unique)]` fields' attributes: each value is held by a
     /// guard item (see [`crate::rules`]).
     pub unique: &'static [&'static str],
+    /// The scoped ones among them (`#[dynamo(unique(scope = field))]`),
+    /// each with its scope's attribute: a value is held once per value of
+    /// the scope (one email per tenant), by a guard keyed by both.
+    pub unique_scopes: &'static [(&'static str, &'static str)],
 }
 
 impl EntityMeta {
@@ -135,6 +149,7 @@ impl EntityMeta {
             created_at: None,
             updated_at: None,
             unique: &[],
+            unique_scopes: &[],
         }
     }
 
@@ -188,9 +203,84 @@ impl EntityMeta {
         self
     }
 
+    /// The scoped unique attributes, each with its scope's attribute.
+    #[doc(hidden)]
+    pub const fn __with_unique_scopes(
+        mut self,
+        scopes: &'static [(&'static str, &'static str)],
+    ) -> Self {
+        self.unique_scopes = scopes;
+        self
+    }
+
+    /// The attribute whose value scopes unique attribute `attr` (`None`:
+    /// one value per table).
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// #[derive(DynamoEntity)]
+    /// #[dynamo(crate = "dynakey_runtime", entity = "USER")]
+    /// #[pk("TENANT#<tenant>#USER#<id>")]
+    /// struct User {
+    ///     tenant: String,
+    ///     id: String,
+    ///     #[dynamo(unique(scope = tenant))]
+    ///     email: String,
+    ///     #[dynamo(unique)]
+    ///     handle: String,
+    /// }
+    /// use dynakey_runtime::Entity;
+    /// assert_eq!(User::META.unique_scope("email"), Some("tenant"));
+    /// assert_eq!(User::META.unique_scope("handle"), None);
+    /// ```
+    pub fn unique_scope(&self, attr: &str) -> Option<&'static str> {
+        self.unique_scopes
+            .iter()
+            .find(|(a, _)| *a == attr)
+            .map(|(_, s)| *s)
+    }
+
     /// The index named `name`.
     pub fn index(&self, name: &str) -> Option<&IndexMeta> {
         self.indexes.iter().find(|i| i.name == name)
+    }
+
+    /// Every template key attribute the entity writes, with its role (for
+    /// its size limit): the table's keys, then each template index's (a
+    /// native index's attributes are the fields' own: [`IndexMeta::native`]).
+    /// A local index's partition key is the table's, listed once.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # #[gsi("GSI1", pk = "TAG#<tag>", sk = "NOTE#<id:d6>", sparse)]
+    /// # struct Note { user: String, id: u32, tag: Option<String> }
+    /// use dynakey_runtime::{key::KeyRole, Entity};
+    /// let keys: Vec<_> = Note::META.keys().map(|(k, role)| (k.attr, role)).collect();
+    /// assert_eq!(keys, [("pk", KeyRole::Partition), ("sk", KeyRole::Sort),
+    ///                   ("gsi1pk", KeyRole::Partition), ("gsi1sk", KeyRole::Sort)]);
+    /// assert_eq!(Note::META.key_role("gsi1sk"), Some(KeyRole::Sort));
+    /// ```
+    pub fn keys(&self) -> impl Iterator<Item = (&KeyMeta, KeyRole)> + '_ {
+        let table = std::iter::once((&self.pk, KeyRole::Partition))
+            .chain(self.sk.iter().map(|k| (k, KeyRole::Sort)));
+        let indexes = self.indexes.iter().flat_map(move |ix| {
+            let (pk, sk) = ix.template().unzip();
+            let pk = pk.filter(|k| k.attr != self.pk.attr);
+            let pk = pk.map(|k| (k, KeyRole::Partition));
+            pk.into_iter()
+                .chain(sk.flatten().map(|k| (k, KeyRole::Sort)))
+        });
+        table.chain(indexes)
+    }
+
+    /// The role of key attribute `attr` (see [`keys`](Self::keys)), `None`
+    /// when it is no key attribute of the entity.
+    pub fn key_role(&self, attr: &str) -> Option<KeyRole> {
+        self.keys().find(|(k, _)| k.attr == attr).map(|(_, r)| r)
     }
 }
 
@@ -248,26 +338,61 @@ pub enum IndexKind {
     Local,
 }
 
-/// A secondary index (see the example on [`EntityMeta`]).
+/// A secondary index (see the example on [`EntityMeta`]): its name, kind,
+/// key and projection.
+///
+/// Its key has one of two forms ([`IndexKey`]): synthetic key attributes
+/// filled from templates, or a native key over the items' own attributes.
+/// Code that needs the key attributes whatever the form reads
+/// [`IndexMeta::pk_attrs`], [`IndexMeta::sk_attrs`] and
+/// [`IndexMeta::key_attrs`]; code that needs the templates matches on
+/// [`IndexMeta::key`] (or calls [`IndexMeta::template`]), so a native index
+/// cannot be mistaken for a template one.
+///
+/// ```
+/// use dynakey_runtime::entity::{IndexMeta, IndexProjection};
+/// use dynakey_runtime::{KeyAttrType::*, NativeAttr};
+/// static PK: [NativeAttr; 2] = [NativeAttr::__new("tenant", "tenant", S), NativeAttr::__new("region", "region", S)];
+/// static SK: [NativeAttr; 1] = [NativeAttr::__new("score", "score", N)];
+/// static IX: IndexMeta = IndexMeta::__native("ByRegion", &PK, &SK, false, IndexProjection::All);
+/// assert!(IX.template().is_none());
+/// assert_eq!(IX.pk_attrs().collect::<Vec<_>>(), [("tenant", S), ("region", S)]);
+/// assert_eq!(IX.sk_attrs().collect::<Vec<_>>(), [("score", N)]);
+/// assert_eq!(IX.fields(), ["tenant", "region", "score"]);
+/// ```
 #[derive(Debug)]
 pub struct IndexMeta {
     /// The index name, e.g. `GSI1`.
     pub name: &'static str,
     /// Global or local.
     pub kind: IndexKind,
-    /// The partition key (for a local index, the table's).
-    pub pk: KeyMeta,
-    /// The sort key.
-    pub sk: Option<KeyMeta>,
+    /// The key: templates or native attributes.
+    pub key: IndexKey,
     /// Whether an item with an absent input stays out of the index.
     pub sparse: bool,
     /// What the index holds of each item (`projection = ".."` on the index).
     pub projection: IndexProjection,
 }
 
+/// The key of an index (see [`IndexMeta`]).
+#[derive(Debug)]
+pub enum IndexKey {
+    /// Key attributes of their own (`gsi1pk`, `gsi1sk`), each filled from
+    /// a template; always strings.
+    Template {
+        /// The partition key (for a local index, the table's).
+        pk: KeyMeta,
+        /// The sort key.
+        sk: Option<KeyMeta>,
+    },
+    /// A native key: the items' own attributes, which DynamoDB keeps the
+    /// index key of by itself (global indexes only).
+    Native(NativeKey),
+}
+
 impl IndexMeta {
-    /// What the derive writes: the index's name comes from its partition
-    /// key's template.
+    /// What the derive writes for a template index: the index's name comes
+    /// from its partition key's template.
     #[doc(hidden)]
     pub const fn __new(
         kind: IndexKind,
@@ -283,11 +408,131 @@ impl IndexMeta {
         IndexMeta {
             name,
             kind,
-            pk,
-            sk,
+            key: IndexKey::Template { pk, sk },
             sparse,
             projection,
         }
+    }
+
+    /// What the derive writes for a native index (always global).
+    #[doc(hidden)]
+    pub const fn __native(
+        name: &'static str,
+        pk: &'static [NativeAttr],
+        sk: &'static [NativeAttr],
+        sparse: bool,
+        projection: IndexProjection,
+    ) -> Self {
+        IndexMeta {
+            name,
+            kind: IndexKind::Global,
+            key: IndexKey::Native(NativeKey { pk, sk }),
+            sparse,
+            projection,
+        }
+    }
+
+    /// The templates of a template index (partition, sort); `None` for a
+    /// native one.
+    pub fn template(&self) -> Option<(&KeyMeta, Option<&KeyMeta>)> {
+        match &self.key {
+            IndexKey::Template { pk, sk } => Some((pk, sk.as_ref())),
+            IndexKey::Native(_) => None,
+        }
+    }
+
+    /// The native key of a native index; `None` for a template one.
+    pub fn native(&self) -> Option<&NativeKey> {
+        match &self.key {
+            IndexKey::Native(n) => Some(n),
+            IndexKey::Template { .. } => None,
+        }
+    }
+
+    /// Whether the index has a native key.
+    pub fn is_native(&self) -> bool {
+        matches!(self.key, IndexKey::Native(_))
+    }
+
+    /// The partition key attributes and their types, in key-schema order
+    /// (a template index: its one string attribute).
+    pub fn pk_attrs(&self) -> KeyAttrs {
+        match &self.key {
+            IndexKey::Template { pk, .. } => KeyAttrs::one(Some(pk.attr)),
+            IndexKey::Native(n) => KeyAttrs::native(n.pk),
+        }
+    }
+
+    /// The sort key attributes and their types, in key-schema order
+    /// (a template index: its string attribute, if it has a sort key).
+    pub fn sk_attrs(&self) -> KeyAttrs {
+        match &self.key {
+            IndexKey::Template { sk, .. } => KeyAttrs::one(sk.as_ref().map(|k| k.attr)),
+            IndexKey::Native(n) => KeyAttrs::native(n.sk),
+        }
+    }
+
+    /// Every key attribute's name: partition attributes, then sort ones.
+    pub fn key_attrs(&self) -> impl Iterator<Item = &'static str> {
+        self.pk_attrs().chain(self.sk_attrs()).map(|(a, _)| a)
+    }
+
+    /// The fields the index key reads, each once, in key order.
+    pub fn fields(&self) -> Vec<&'static str> {
+        let mut out: Vec<&'static str> = Vec::new();
+        let mut add = |f: &'static str| {
+            if !out.contains(&f) {
+                out.push(f);
+            }
+        };
+        match &self.key {
+            IndexKey::Template { pk, sk } => {
+                for f in pk.fields.iter().chain(sk.iter().flat_map(|k| k.fields)) {
+                    add(f);
+                }
+            }
+            IndexKey::Native(n) => {
+                for a in n.attrs() {
+                    add(a.field);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The key attributes of one part of an index key, with their types (see
+/// [`IndexMeta::pk_attrs`]).
+#[derive(Debug, Clone)]
+pub struct KeyAttrs {
+    one: Option<&'static str>,
+    many: std::slice::Iter<'static, NativeAttr>,
+}
+
+impl KeyAttrs {
+    fn one(attr: Option<&'static str>) -> Self {
+        KeyAttrs {
+            one: attr,
+            many: [].iter(),
+        }
+    }
+
+    fn native(attrs: &'static [NativeAttr]) -> Self {
+        KeyAttrs {
+            one: None,
+            many: attrs.iter(),
+        }
+    }
+}
+
+impl Iterator for KeyAttrs {
+    type Item = (&'static str, KeyAttrType);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(a) = self.one.take() {
+            return Some((a, KeyAttrType::S));
+        }
+        self.many.next().map(|a| (a.attr, a.ty))
     }
 }
 
@@ -326,40 +571,5 @@ impl IndexProjection {
     /// Whether the index holds whole items.
     pub fn holds_all(self) -> bool {
         self == IndexProjection::All
-    }
-}
-
-/// A stored field (see the example on [`EntityMeta`]).
-#[derive(Debug)]
-pub struct FieldMeta {
-    /// The Rust field name.
-    pub name: &'static str,
-    /// The attribute name.
-    pub attr: &'static str,
-    /// Whether the field may be absent (`Option` or `omit_empty`).
-    pub optional: bool,
-    /// The field's type as written, without spaces (`Option<String>`).
-    pub ty: &'static str,
-    /// Whether a missing attribute reads as a default (`#[dynamo(default)]`).
-    pub default: bool,
-}
-
-impl FieldMeta {
-    /// What the derive writes, positionally.
-    #[doc(hidden)]
-    pub const fn __new(
-        name: &'static str,
-        attr: &'static str,
-        optional: bool,
-        ty: &'static str,
-        default: bool,
-    ) -> Self {
-        FieldMeta {
-            name,
-            attr,
-            optional,
-            ty,
-            default,
-        }
     }
 }

@@ -23,12 +23,21 @@
 //! error's source, so a reporter that prints the chain prints nothing twice.
 //! Variants that DynamoDB answered keep the SDK error as their `source()`.
 
+pub(crate) mod batch;
+pub(crate) mod change;
+mod copy;
 mod key;
 mod refs;
 
 use std::fmt;
 
-pub use key::{EncodeError, KeyFormatError, KeyFormatReason};
+use batch::BatchWriteOutcome;
+use change::ChangeError;
+pub(crate) use copy::clone_built;
+pub use key::{
+    EncodeError, KeyFormatError, KeyFormatReason, KeyRole, MAX_PARTITION_KEY_BYTES,
+    MAX_SORT_KEY_BYTES,
+};
 pub use refs::{CancelReason, ItemRef};
 
 use crate::codec::{DecodeError, Item};
@@ -115,7 +124,7 @@ pub enum Error {
     /// A batch write did not write every request: the outcome says which
     /// were written, which are still unprocessed after every retry, and
     /// which failed with which error.
-    BatchIncomplete(Box<crate::batch::BatchWriteOutcome>),
+    BatchIncomplete(Box<BatchWriteOutcome>),
     /// An item's discriminator names no variant of the entity union.
     UnknownDiscriminator {
         /// The discriminator found (empty when the attribute was missing).
@@ -134,8 +143,8 @@ pub enum Error {
         source: Option<BoxError>,
     },
     /// A stream record did not become a typed change (transparent): see
-    /// [`crate::changes::ChangeError`].
-    Change(crate::changes::ChangeError),
+    /// [`ChangeError`].
+    Change(ChangeError),
     /// A `#[dynamo(validate = ..)]` function refused a value; nothing was
     /// sent.
     Invalid {
@@ -273,8 +282,8 @@ impl From<EncodeError> for Error {
     }
 }
 
-impl From<crate::changes::ChangeError> for Error {
-    fn from(e: crate::changes::ChangeError) -> Self {
+impl From<ChangeError> for Error {
+    fn from(e: ChangeError) -> Self {
         Self::Change(e)
     }
 }
@@ -381,6 +390,12 @@ pub(crate) fn is_throttling_code(code: &str) -> bool {
             | "Throttling"
             | "TooManyRequestsException"
     )
+}
+
+impl From<crate::cursor_key::ShortCursorKey> for Error {
+    fn from(e: crate::cursor_key::ShortCursorKey) -> Self {
+        Error::refused(e.to_string())
+    }
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@
 //! });
 //! let conf = local
 //!     .config_builder()
-//!     .http_client(faults.wrap(aws_smithy_http_client::Builder::new().build_http()))
+//!     .http_client(faults.wrap(local.http_client()))
 //!     .build();
 //! let _client = aws_sdk_dynamodb::Client::from_conf(conf);
 //! assert_eq!(faults.stats().requests, 0);
@@ -107,7 +107,7 @@ struct Counters {
 /// let faults = FaultInjector::new(FaultConfig { throttle_rate: 1.0, ..FaultConfig::default() });
 /// let conf = backend
 ///     .config_builder()
-///     .http_client(faults.wrap(aws_smithy_http_client::Builder::new().build_http()))
+///     .http_client(faults.wrap(backend.http_client()))
 ///     .retry_config(RetryConfig::disabled())
 ///     .build();
 /// let db = Db::new(aws_sdk_dynamodb::Client::from_conf(conf), "t");
@@ -119,6 +119,7 @@ struct Counters {
 /// # });
 /// ```
 #[derive(Debug, Clone)]
+#[must_use]
 pub struct FaultInjector {
     config: FaultConfig,
     counters: Arc<Counters>,
@@ -160,7 +161,7 @@ impl FaultInjector {
     ///     .stale_index(StaleIndex::new(Duration::from_millis(300), Note::META));
     /// let conf = backend
     ///     .config_builder()
-    ///     .http_client(faults.wrap(aws_smithy_http_client::Builder::new().build_http()))
+    ///     .http_client(faults.wrap(backend.http_client()))
     ///     .build();
     /// let db = Db::new(aws_sdk_dynamodb::Client::from_conf(conf), "notes");
     /// db.create_table(&[Note::META]).await.unwrap();

@@ -29,40 +29,32 @@
 //! # });
 //! ```
 //!
-//! ## Naming
+//! ## Layers
 //!
-//! Every write has one name and one builder shape, on a [`Db`] and in a
-//! [`TransactWrite`]:
+//! The top-level modules name each other in one direction only (no import
+//! cycle, checked by `tests/layers.rs`), bottom to top:
 //!
-//! | | [`Db`] | [`TransactWrite`] |
-//! |---|---|---|
-//! | put | `db.put(&e)` → [`Put`] | `tx.put(&e)`, `tx.put_with(&e, \|p\| p.if_not_exists())` |
-//! | typed update | `db.update(E::update(..))` → [`UpdateItem`] | `tx.update(..)`, `tx.update_with(.., \|u\| u.condition(c))` |
-//! | raw update | `db.update_raw(key, Update)` → [`UpdateItem`] | `tx.update_raw(key, u)`, `tx.update_raw_with(key, u, \|u\| ..)` |
-//! | delete | `db.delete(key)` → [`Delete`] | `tx.delete(key)`, `tx.delete_with(key, \|d\| d.if_exists())` |
-//! | condition check | — | `tx.check(key, cond)` |
+//! 1. plain values and the error: `number`, `cursor_key`, `codec`
+//!    (attribute values, `Item`, `DecodeError`), `error` (with what it
+//!    holds: a batch write's outcome, a change record's error and the
+//!    values it names);
+//! 2. the pure layers: `key` (formats, templates, typed keys), `entity`,
+//!    `expr`, `size`, `union`, `explain`, `check`, `obs`, `retry`;
+//! 3. the requests: `db` (the handle), `write` (what every write shares),
+//!    `rules`, `update`, `query`, `ops`, `batch`, `transact`;
+//! 4. the tools: `changes` (typed changes and the feed), `table`, `schema`,
+//!    `design`, `local`, `fault`, `spy`, and `__private` (what generated
+//!    code calls), which nothing below names.
 //!
-//! Reads share one shape too ([`Query`], [`FanOut`], [`Scan`]): `limit(n)`
-//! caps the items returned in all, `page_size(n)` sizes each page (and each
-//! request), and `all()`, `stream()`, `page(cursor)`, `count()` read them.
-//!
-//! ## Features
-//!
-//! - `local`: the embedded engine (`local`: dynoxide on SQLite). Off by
-//!   default so that production builds compile no SQLite; tests turn it on.
-//! - `tracing` (default): a `tracing` span per request with
-//!   OpenTelemetry's DynamoDB attributes; see [`obs`].
-//! - `testing`: fault injection at the HTTP layer (`fault`), for testing
-//!   retry paths and stale index reads, and the request recorder (`spy`).
-//! - `streams`: the change feed (`db.changes(..)`) and typed changes from
-//!   Streams API records (`aws-sdk-dynamodbstreams`); see [`changes`].
-//! - `lambda`: typed changes from Lambda's DynamoDB event
-//!   (`aws_lambda_events`).
+//! The guide (the naming table of the operations, the attributes, the
+//! features) is written once, in the `dynakey` facade's documentation;
+//! this crate's features are the same, forwarded by the facade.
 
 mod batch;
 pub mod changes;
 mod check;
 pub mod codec;
+mod cursor_key;
 mod db;
 pub mod design;
 pub mod entity;
@@ -76,7 +68,7 @@ pub mod key;
 pub mod local;
 mod number;
 pub mod obs;
-pub mod ops;
+mod ops;
 pub mod query;
 mod retry;
 pub mod rules;
@@ -88,6 +80,7 @@ pub mod table;
 mod transact;
 mod union;
 pub mod update;
+mod write;
 
 #[doc(hidden)]
 pub mod __private;
@@ -96,23 +89,31 @@ pub use batch::{
     BatchFailure, BatchGet, BatchGetOutcome, BatchWrite, BatchWriteOutcome, Unversioned,
 };
 pub use codec::{Attr, AttrPath, DecodeError, Item, SetMember};
+pub use cursor_key::CursorKey;
 pub use db::Db;
-pub use entity::{Entity, EntityMeta, FieldMeta, IndexKind, IndexMeta, IndexProjection, KeyMeta};
+pub use entity::{
+    Entity, EntityMeta, FieldForm, FieldMeta, IndexKey, IndexKind, IndexMeta, IndexProjection,
+    KeyAttrType, KeyMeta, NativeAttr, NativeKey,
+};
 pub use error::{
-    CancelReason, EncodeError, Error, ItemRef, KeyFormatError, KeyFormatReason, Result,
+    CancelReason, EncodeError, Error, ItemRef, KeyFormatError, KeyFormatReason, KeyRole, Result,
 };
 pub use explain::{Explain, WriteCost};
 pub use expr::{CmpOp, Condition, RawExpr, Update};
 pub use key::{
     uuid7, Global, GlobalPartial, Key, KeyDecimal, KeyKind, KeyPadded, KeyPartError, KeyReverse,
-    KeySigned, KeyText, Local, LocalPartial, PartitionKey, SortKeyCondition, SortKeyOp, Table,
-    WholeItems,
+    KeySigned, KeyText, Local, LocalPartial, NativeKeyAttr, NativePrefix, PartitionKey,
+    SortKeyCondition, SortKeyOp, Table, WholeItems,
 };
-pub use ops::{Delete, Get, Put, UpdateItem};
+pub use ops::{BoxFuture, Delete, Get, GetProjected, Put, UpdateItem};
 pub use query::{
     AnyOf, ConsistentRead, Decoder, FanOut, Hydrated, KeysOnly, Page, Query, ReadFrom, Scan, Typed,
 };
 pub use retry::RetryPolicy;
-pub use transact::{Slot, TransactGet, TransactGetOutput, TransactWrite, MAX_ACTIONS};
+pub use size::{item_size, MAX_ITEM_SIZE};
+#[allow(deprecated)]
+pub use transact::{
+    TransactGet, TransactGetOutcome, TransactGetOutput, TransactWrite, MAX_ACTIONS,
+};
 pub use union::EntityUnion;
 pub use update::{Field, IntoField, TypedUpdate, UpdateParts};

@@ -2,12 +2,16 @@
 //! memory or in a file) started inside the process by one call, or any
 //! DynamoDB-compatible endpoint named by `DYNAKEY_ENDPOINT`.
 //!
-//! The embedded engine is served over loopback HTTP on a port the OS picks
-//! (`127.0.0.1:0`), on its own thread and runtime, so parallel tests never
-//! share a port or a database. (dynoxide 3.2 keeps its request router
-//! private; its public per-operation methods skip the request checks the
-//! router runs, so the loopback server is the one faithful path. A request
-//! costs about a millisecond; see the crate README for numbers.)
+//! The embedded engine's client hands its requests to the engine inside
+//! the process, without a socket, wherever that answers exactly what
+//! dynoxide's HTTP handler would; everything else (a request the engine
+//! refuses, batch writes, transactions) goes to that handler, served on
+//! loopback on a port the OS picks (`127.0.0.1:0`) on its own thread, so
+//! every request gets every check dynoxide makes and every error its
+//! handler's wording (see `in_process.rs` for the split, and the README's
+//! performance section for what each costs). Parallel tests never share a
+//! port or a database. [`Backend::endpoint`] is that server, for clients
+//! of your own.
 //!
 //! Behind the `local` feature: a production build that does not ask for
 //! it compiles no SQLite. Turn it on for tests with
@@ -24,14 +28,27 @@
 use std::path::Path;
 use std::thread;
 
-use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
+use std::sync::Arc;
+
+use aws_sdk_dynamodb::config::retry::RetryConfig;
+use aws_sdk_dynamodb::config::{
+    BehaviorVersion, Credentials, IdentityCache, Region, StalledStreamProtectionConfig,
+};
 use aws_sdk_dynamodb::Client;
+use aws_smithy_runtime_api::client::http::SharedHttpClient;
 
 use crate::db::Db;
 use crate::error::Error;
 
+mod access;
+mod auth;
 mod endpoint;
+mod front;
+mod in_process;
+mod lean;
+pub use access::Access;
 pub use endpoint::Endpoint;
+use in_process::{EngineSlot, InProcess};
 
 /// The environment variable naming a DynamoDB-compatible endpoint.
 pub const ENDPOINT_VAR: &str = "DYNAKEY_ENDPOINT";
@@ -48,6 +65,9 @@ pub const ENDPOINT_VAR: &str = "DYNAKEY_ENDPOINT";
 pub struct Backend {
     client: Client,
     endpoint: String,
+    /// The HTTP client of `client`: the in-process transport on the
+    /// embedded engine, a plain HTTP client on an endpoint.
+    http: SharedHttpClient,
     server: Option<Server>,
 }
 
@@ -55,6 +75,8 @@ struct Server {
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     /// The engine the server serves, for what has no API request (TTL).
     engine: dynoxide::Database,
+    /// The engine as the in-process transport reaches it.
+    slot: Arc<EngineSlot>,
 }
 
 impl std::fmt::Debug for Server {
@@ -65,6 +87,7 @@ impl std::fmt::Debug for Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
+        self.slot.stop();
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }
@@ -94,16 +117,48 @@ impl Backend {
         self.server.is_some()
     }
 
-    /// A config builder for the same endpoint, to build a client with a
-    /// wrapped HTTP client or another retry policy.
+    /// A config builder for the same backend, to build a client with a
+    /// wrapped HTTP client or another retry policy. On the embedded engine
+    /// it holds [`http_client`](Self::http_client) (the in-process
+    /// transport), the embedded client's settings and the SDK's standard
+    /// retries; its endpoint URL is [`endpoint`](Self::endpoint), so a
+    /// plain HTTP client put in its place reaches the same database over
+    /// loopback.
     ///
     /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let backend = dynakey_runtime::local::memory().unwrap();
     /// let conf = backend.config_builder().build();
-    /// let _client = aws_sdk_dynamodb::Client::from_conf(conf);
+    /// let client = aws_sdk_dynamodb::Client::from_conf(conf);
+    /// assert!(client.list_tables().send().await.unwrap().table_names().is_empty());
+    /// # });
     /// ```
     pub fn config_builder(&self) -> aws_sdk_dynamodb::config::Builder {
-        config_for_endpoint(&self.endpoint)
+        if self.server.is_some() {
+            embedded_config(&self.endpoint, self.http.clone())
+        } else {
+            config_for_endpoint(&self.endpoint)
+        }
+    }
+
+    /// The HTTP client of [`client`](Self::client): on the embedded engine
+    /// the in-process transport (wrap it to add faults or to record
+    /// requests, and requests still skip the socket), on an endpoint a
+    /// plain HTTP client.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use dynakey_runtime::fault::{FaultConfig, FaultInjector};
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let faults = FaultInjector::new(FaultConfig::default());
+    /// let conf = backend.config_builder().http_client(faults.wrap(backend.http_client())).build();
+    /// let client = aws_sdk_dynamodb::Client::from_conf(conf);
+    /// client.list_tables().send().await.unwrap();
+    /// assert_eq!(faults.stats().requests, 1);
+    /// # });
+    /// ```
+    pub fn http_client(&self) -> SharedHttpClient {
+        self.http.clone()
     }
 
     /// Deletes every item whose TTL has passed (by the engine's clock, see
@@ -264,6 +319,20 @@ pub fn config_for_endpoint(url: &str) -> aws_sdk_dynamodb::config::Builder {
         .http_client(aws_smithy_http_client::Builder::new().build_http())
 }
 
+/// The embedded engine's client settings: the in-process transport `http`
+/// (falling back to the server at `url`), SigV4's headers written without
+/// hashing (dynoxide checks the auth material, never the signature: see
+/// `auth.rs`), the static credentials used as they are (no identity
+/// cache), and no stalled-stream watcher (every body is in memory).
+fn embedded_config(url: &str, http: SharedHttpClient) -> aws_sdk_dynamodb::config::Builder {
+    config_for_endpoint(url)
+        .http_client(http)
+        .push_auth_scheme(auth::LocalAuth::default())
+        .identity_cache(IdentityCache::no_cache())
+        .stalled_stream_protection(StalledStreamProtectionConfig::disabled())
+        .interceptor(lean::Lean)
+}
+
 /// The endpoint named by `DYNAKEY_ENDPOINT` when set, else [`memory`].
 ///
 /// ```
@@ -272,11 +341,17 @@ pub fn config_for_endpoint(url: &str) -> aws_sdk_dynamodb::config::Builder {
 /// ```
 pub fn from_env() -> Result<Backend, Error> {
     match std::env::var(ENDPOINT_VAR) {
-        Ok(url) if !url.trim().is_empty() => Ok(Backend {
-            client: client_for_endpoint(url.trim()),
-            endpoint: url.trim().to_owned(),
-            server: None,
-        }),
+        Ok(url) if !url.trim().is_empty() => {
+            let conf = config_for_endpoint(url.trim()).build();
+            Ok(Backend {
+                http: conf
+                    .http_client()
+                    .expect("config_for_endpoint sets an HTTP client"),
+                client: Client::from_conf(conf),
+                endpoint: url.trim().to_owned(),
+                server: None,
+            })
+        }
         _ => memory(),
     }
 }
@@ -324,12 +399,24 @@ fn serve(db: dynoxide::Database) -> Result<Backend, Error> {
         .map_err(|e| Error::backend("the embedded engine's thread stopped before serving", e))?
         .map_err(io)?;
     let endpoint = format!("http://127.0.0.1:{port}");
+    let slot = EngineSlot::new(engine.clone());
+    let http = SharedHttpClient::new(InProcess::new(
+        slot.clone(),
+        aws_smithy_http_client::Builder::new().build_http(),
+    ));
+    // Nothing on the embedded engine is worth retrying: it never throttles
+    // and no network sits in between.
+    let conf = embedded_config(&endpoint, http.clone())
+        .retry_config(RetryConfig::disabled())
+        .build();
     Ok(Backend {
-        client: client_for_endpoint(&endpoint),
+        client: Client::from_conf(conf),
         endpoint,
+        http,
         server: Some(Server {
             shutdown: Some(tx),
             engine,
+            slot,
         }),
     })
 }

@@ -12,21 +12,22 @@ mod delete;
 mod get;
 mod put;
 mod update;
-mod write;
 
 use std::future::Future;
 use std::pin::Pin;
 
+use crate::write::{
+    build_err, decode_opt, non_empty, render, write_error, Action, Write, WriteOpts,
+};
 pub use delete::Delete;
-pub use get::Get;
+pub use get::{Get, GetProjected};
 pub use put::Put;
 pub use update::UpdateItem;
-pub(crate) use write::{build_err, render, write_error, Action, Write, WriteOpts};
 
 /// A boxed future, what the operation builders resolve to with `.await`.
 ///
 /// ```
-/// use dynakey_runtime::ops::BoxFuture;
+/// use dynakey_runtime::BoxFuture;
 /// let f: BoxFuture<'static, u8> = Box::pin(async { 7 });
 /// assert_eq!(tokio::runtime::Runtime::new().unwrap().block_on(f), 7);
 /// ```
@@ -55,6 +56,59 @@ macro_rules! into_future {
 }
 pub(crate) use into_future;
 
+/// The options [`Put`], [`Delete`] and [`UpdateItem`] share, written once:
+/// each holds a `WriteOpts` in `opts`, which these methods set, in a
+/// `Db` request and in a transaction's action alike.
+macro_rules! write_options {
+    ($ty:ident, if_exists = $exists:literal, return_old = $old:literal) => {
+        impl<E: crate::entity::Entity> $ty<E> {
+            #[doc = $exists]
+            #[must_use = "a write does nothing until awaited"]
+            pub fn if_exists(self) -> Self {
+                self.condition(crate::expr::Condition::attr(E::META.pk.attr).exists())
+            }
+
+            /// Only when `cond` holds (and-ed with any condition already set).
+            #[must_use = "a write does nothing until awaited"]
+            pub fn condition(mut self, cond: crate::expr::Condition) -> Self {
+                self.opts.and(cond);
+                self
+            }
+
+            #[doc = $old]
+            #[must_use = "a write does nothing until awaited"]
+            pub fn return_old(mut self) -> Self {
+                self.opts.ret = Some(aws_sdk_dynamodb::types::ReturnValue::AllOld);
+                self
+            }
+
+            /// On a failed condition, put the item as it was into
+            /// [`Error::ConditionFailed`](crate::Error::ConditionFailed).
+            #[must_use = "a write does nothing until awaited"]
+            pub fn return_old_on_fail(mut self) -> Self {
+                self.opts.old_on_fail = true;
+                self
+            }
+        }
+    };
+}
+
+write_options!(
+    Put,
+    if_exists = "Only when an item has this key (replace, never create).",
+    return_old = "Resolve to the replaced item (`ReturnValues = ALL_OLD`; not in a transaction)."
+);
+write_options!(
+    Delete,
+    if_exists = "Only when the item exists.",
+    return_old = "Resolve to the deleted item (not in a transaction)."
+);
+write_options!(
+    UpdateItem,
+    if_exists = "Only when the item exists (a raw update otherwise creates it; a typed patch already carries this condition).",
+    return_old = "Resolve to the item before the update (not in a transaction)."
+);
+
 /// Sends a single-item request (`$req`, an SDK input builder) of `$db`
 /// inside its span: records the consumed capacity, then makes the result
 /// with `$ok` (given the span and the output) or the error with `$err`.
@@ -73,19 +127,3 @@ macro_rules! traced_send {
     }};
 }
 pub(crate) use traced_send;
-
-/// `Some(map)` unless empty (DynamoDB answers "no item" with an empty map
-/// on some backends).
-pub(crate) fn non_empty(m: Option<&crate::codec::Item>) -> Option<&crate::codec::Item> {
-    m.filter(|m| !m.is_empty())
-}
-
-/// Decodes an optional returned item.
-pub(crate) fn decode_opt<E: crate::entity::Entity>(
-    m: Option<&crate::codec::Item>,
-) -> Result<Option<E>, crate::error::Error> {
-    non_empty(m)
-        .map(E::from_item)
-        .transpose()
-        .map_err(crate::error::Error::from)
-}

@@ -15,9 +15,11 @@
 //! sort-key condition such as the generated `begins_with()` avoids that).
 //! An [`EntityUnion`] reads every type of a partition.
 
+mod cursor;
 mod decode;
 mod fanout;
 mod hydrate;
+mod lane;
 mod page;
 mod pager;
 mod project;
@@ -31,6 +33,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, Select};
 use futures_core::Stream;
 use futures_util::TryStreamExt;
 
+pub use crate::cursor_key::{CursorKey, ShortCursorKey, MIN_CURSOR_KEY_BYTES};
 pub use decode::{AnyOf, Decoder, KeysOnly, ReadFrom, Typed};
 pub use fanout::FanOut;
 pub use hydrate::Hydrated;
@@ -43,9 +46,13 @@ use crate::entity::{Entity, EntityMeta};
 use crate::error::Error;
 use crate::explain::Explain;
 use crate::expr::{Condition, Placeholders};
-use crate::key::{KeyKind, Local, PartitionKey, SortKeyCondition, SortKeyOp, Table};
+use crate::key::{
+    KeyKind, Local, NativeRange, NativeSortOp, PartitionKey, SortKeyCondition, SortKeyOp, Table,
+};
 use crate::union::EntityUnion;
-use pager::{first_limit, Input, Lane, Order, Pager, Request};
+use cursor::{QueryScope, Scope};
+use lane::{first_limit, Input, Lane, Request};
+use pager::{Order, Pager};
 
 /// A query of one partition of the table or of an index. Build it with
 /// [`Db::query`].
@@ -256,17 +263,18 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
         self
     }
 
-    /// The sort-key attribute the query orders by.
-    pub(crate) fn sort_attr(&self) -> Option<&'static str> {
-        if let Some(c) = &self.sk {
-            return Some(c.attr());
-        }
-        match self.pk.index() {
-            None => E::META.sk.as_ref().map(|k| k.attr),
-            Some(ix) => E::META
-                .index(ix)
-                .and_then(|i| i.sk.as_ref())
-                .map(|k| k.attr),
+    /// The sort-key attributes the query orders by, in order: the index's
+    /// (a native index may have several), else the table's.
+    pub(crate) fn sort_attrs(&self) -> Vec<&'static str> {
+        match self.pk.index().and_then(|ix| E::META.index(ix)) {
+            Some(ix) => ix.sk_attrs().map(|(a, _)| a).collect(),
+            // An index the entity does not declare (a key cast from another
+            // entity): the condition names its attribute.
+            None => match (&self.sk, self.pk.index()) {
+                (Some(c), _) => vec![c.attr()],
+                (None, None) => E::META.sk.as_ref().map(|k| k.attr).into_iter().collect(),
+                (None, Some(_)) => Vec::new(),
+            },
         }
     }
 
@@ -277,6 +285,15 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
             return Err(Error::ConsistentReadOnGlobalIndex);
         }
         let index = self.pk.index();
+        if let Some(c) = &self.sk {
+            if c.index() != index {
+                return Err(Error::refused(format!(
+                    "the sort-key condition is for {}, the partition key for {}",
+                    c.index().unwrap_or("the table"),
+                    index.unwrap_or("the table")
+                )));
+            }
+        }
         let filter = match (self.decoder.filter(E::META), &self.filter) {
             (Some(a), Some(b)) => Some(a.and(b.clone())),
             (a, b) => a.or_else(|| b.clone()),
@@ -289,7 +306,7 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
             db: &self.db,
             meta: E::META,
             index,
-            pk: (self.pk.attr(), self.pk.value()),
+            pk: self.pk.values(),
             sk: self.sk.as_ref().map(|c| (c.attr(), c.op())),
             filter,
             projection,
@@ -354,7 +371,7 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
 
     fn pager(&self, count: bool) -> Result<Pager<D>, Error> {
         let order = Order::Sorted {
-            attr: self.sort_attr(),
+            attrs: self.sort_attrs(),
             forward: self.forward,
         };
         Ok(Pager::new(
@@ -407,7 +424,8 @@ struct LaneSpec<'a> {
     db: &'a Db,
     meta: &'static EntityMeta,
     index: Option<&'static str>,
-    pk: (&'static str, &'a str),
+    /// Every partition attribute with its value.
+    pk: Vec<(&'static str, AttributeValue)>,
     sk: Option<(&'static str, &'a SortKeyOp)>,
     filter: Option<Condition>,
     projection: Option<Vec<&'static str>>,
@@ -421,37 +439,43 @@ struct LaneSpec<'a> {
 fn query_lane(q: LaneSpec<'_>) -> Result<Lane, Error> {
     let key_attrs = decode::key_attrs(q.meta, q.index);
     let mut cx = Placeholders::default();
-    let pkn = cx.name(q.pk.0);
-    let pkv = cx.value(AttributeValue::S(q.pk.1.to_owned()));
-    let mut kc = format!("{pkn} = {pkv}");
-    if let Some((attr, op)) = q.sk {
+    let mut parts: Vec<String> = Vec::with_capacity(q.pk.len() + 1);
+    let mut empty = false;
+    for (attr, value) in &q.pk {
         let n = cx.name(attr);
-        let mut v = |s: &String| cx.value(AttributeValue::S(s.clone()));
-        let part = match op {
-            SortKeyOp::Eq(s) => Some(format!("{n} = {}", v(s))),
-            SortKeyOp::Lt(s) => Some(format!("{n} < {}", v(s))),
-            SortKeyOp::Le(s) => Some(format!("{n} <= {}", v(s))),
-            SortKeyOp::Gt(s) => Some(format!("{n} > {}", v(s))),
-            SortKeyOp::Ge(s) => Some(format!("{n} >= {}", v(s))),
-            SortKeyOp::Between(a, b) => {
-                let a = v(a);
-                Some(format!("{n} BETWEEN {a} AND {}", v(b)))
-            }
-            SortKeyOp::BeginsWith(s) => Some(format!("begins_with({n}, {})", v(s))),
-            SortKeyOp::All => None,
-            // Nothing can match: no request.
-            SortKeyOp::Empty => return Ok(Lane::new(None, key_attrs, q.meta.type_name)),
-        };
-        if let Some(part) = part {
-            kc.push_str(" AND ");
-            kc.push_str(&part);
+        parts.push(format!("{n} = {}", cx.value(value.clone())));
+    }
+    if let Some((attr, op)) = q.sk {
+        match sort_condition(&mut cx, attr, op) {
+            Some(Some(part)) => parts.push(part),
+            Some(None) => {}
+            None => empty = true,
         }
     }
+    let kc = parts.join(" AND ");
     let filter = q.filter.map(|f| f.render(&mut cx)).transpose()?;
     let projection = q.projection.map(|attrs| {
         let names: Vec<String> = attrs.iter().map(|a| cx.name(a)).collect();
         names.join(", ")
     });
+    let scope = Scope::query(
+        QueryScope {
+            table: &q.db.table,
+            index: q.index,
+            key_condition: &kc,
+            filter: filter.as_deref(),
+            projection: projection.as_deref(),
+            forward: q.forward,
+            partition: &q.pk,
+            sort: q.sk,
+        },
+        &cx,
+        key_attrs,
+    );
+    if empty {
+        // Nothing can match: no request.
+        return Ok(Lane::new(None, scope, q.meta.type_name));
+    }
     let req = QueryInputBuilder::default()
         .table_name(&*q.db.table)
         .set_index_name(q.index.map(str::to_owned))
@@ -466,7 +490,62 @@ fn query_lane(q: LaneSpec<'_>) -> Result<Lane, Error> {
         .return_consumed_capacity(q.db.capacity.clone());
     Ok(Lane::new(
         Some(Request::Query(req)),
-        key_attrs,
+        scope,
         q.meta.type_name,
     ))
+}
+
+/// The key condition's part for the sort key: `Some(None)` when it sends
+/// none (every sort key), `None` when nothing can match (no request).
+fn sort_condition(
+    cx: &mut Placeholders,
+    attr: &'static str,
+    op: &SortKeyOp,
+) -> Option<Option<String>> {
+    match op {
+        SortKeyOp::All => return Some(None),
+        SortKeyOp::Empty => return None,
+        SortKeyOp::Native(op) => return Some(native_condition(cx, op)),
+        _ => {}
+    }
+    let n = cx.name(attr);
+    let mut v = |s: &String| cx.value(AttributeValue::S(s.clone()));
+    Some(match op {
+        SortKeyOp::Eq(s) => Some(format!("{n} = {}", v(s))),
+        SortKeyOp::Lt(s) => Some(format!("{n} < {}", v(s))),
+        SortKeyOp::Le(s) => Some(format!("{n} <= {}", v(s))),
+        SortKeyOp::Gt(s) => Some(format!("{n} > {}", v(s))),
+        SortKeyOp::Ge(s) => Some(format!("{n} >= {}", v(s))),
+        SortKeyOp::Between(a, b) => {
+            let a = v(a);
+            Some(format!("{n} BETWEEN {a} AND {}", v(b)))
+        }
+        SortKeyOp::BeginsWith(s) => Some(format!("begins_with({n}, {})", v(s))),
+        SortKeyOp::All | SortKeyOp::Empty | SortKeyOp::Native(_) => None,
+    })
+}
+
+/// A native sort condition: `#a = :x AND #b = :y AND #c < :z`.
+fn native_condition(cx: &mut Placeholders, op: &NativeSortOp) -> Option<String> {
+    let mut parts: Vec<String> = Vec::with_capacity(op.eq.len() + 1);
+    for (attr, value) in &op.eq {
+        let n = cx.name(attr);
+        parts.push(format!("{n} = {}", cx.value(value.clone())));
+    }
+    if let Some((attr, range)) = &op.range {
+        let n = cx.name(attr);
+        let mut v = |x: &AttributeValue| cx.value(x.clone());
+        parts.push(match range {
+            NativeRange::Lt(x) => format!("{n} < {}", v(x)),
+            NativeRange::Le(x) => format!("{n} <= {}", v(x)),
+            NativeRange::Gt(x) => format!("{n} > {}", v(x)),
+            NativeRange::Ge(x) => format!("{n} >= {}", v(x)),
+            NativeRange::Between(a, b) => {
+                let a = v(a);
+                format!("{n} BETWEEN {a} AND {}", v(b))
+            }
+            NativeRange::BeginsWith(x) => format!("begins_with({n}, {})", v(x)),
+        });
+    }
+    (!parts.is_empty()).then(|| parts.join(" AND "))
 }

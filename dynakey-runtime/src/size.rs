@@ -17,13 +17,31 @@ pub const MAX_ITEM_SIZE: usize = 400 * 1024;
 /// byte, a list or map 3 bytes plus one byte per element (and the member
 /// names of a map), a set the sum of its members.
 ///
+/// An entity's item is measured as it is stored (`to_item()`, keys and
+/// index keys included): what a put is refused over ([`MAX_ITEM_SIZE`],
+/// `Error::ItemTooLarge`) and what its write units are counted from (the
+/// same number as `explain().cost.item_bytes`).
+///
 /// ```
-/// use dynakey_runtime::__private::item_size;
+/// use dynakey_runtime::{item_size, Item, MAX_ITEM_SIZE};
 /// use aws_sdk_dynamodb::types::AttributeValue;
-/// let mut item = std::collections::HashMap::new();
+/// let mut item = Item::new();
 /// item.insert("pk".to_string(), AttributeValue::S("USER#a".into())); // 2 + 6
 /// item.insert("n".to_string(), AttributeValue::N("12345".into()));   // 1 + 3 + 1
 /// assert_eq!(item_size(&item), 13);
+/// assert!(item_size(&item) <= MAX_ITEM_SIZE);
+/// ```
+///
+/// ```
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE")]
+/// # #[pk("USER#<user>")] #[sk("NOTE#<id>")]
+/// # struct Note { user: String, id: String, body: String }
+/// use dynakey_runtime::{item_size, Entity};
+/// let note = Note { user: "ann".into(), id: "n1".into(), body: "x".repeat(1000) };
+/// let bytes = item_size(&note.to_item().unwrap());
+/// assert!(bytes > 1000 && bytes < 1100, "{bytes}");
 /// ```
 pub fn item_size(item: &Item) -> usize {
     item.iter().map(|(k, v)| k.len() + value_size(v)).sum()

@@ -1,21 +1,25 @@
 //! Creating the table a set of entities needs.
 
+mod apply;
+pub mod export;
 mod options;
+mod settings;
+pub mod verify;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
-    LocalSecondaryIndex, Projection, ProjectionType, ScalarAttributeType, TableStatus,
-    TimeToLiveSpecification,
+    AttributeDefinition, GlobalSecondaryIndex, KeySchemaElement, KeyType, LocalSecondaryIndex,
+    Projection, ProjectionType, TableStatus, TimeToLiveSpecification,
 };
 use aws_sdk_dynamodb::Client;
 
-use crate::entity::{EntityMeta, IndexKind};
+use crate::entity::{EntityMeta, IndexKind, IndexMeta, KeyAttrType};
 use crate::error::Error;
 
 pub use options::{create_table_with, TableOptions};
+pub use settings::{Billing, Encryption, PointInTimeRecovery, TableClass, WarmThroughput};
 
 pub(crate) fn invalid(message: String) -> Error {
     Error::refused(message)
@@ -26,6 +30,17 @@ pub(crate) fn build_err(e: aws_sdk_dynamodb::error::BuildError) -> Error {
 }
 
 pub(crate) fn key_schema(pk: &str, sk: Option<&str>) -> Result<Vec<KeySchemaElement>, Error> {
+    let hash = [(pk, KeyAttrType::S)];
+    let range: Vec<(&str, KeyAttrType)> = sk.map(|s| (s, KeyAttrType::S)).into_iter().collect();
+    key_schema_of(&hash, &range)
+}
+
+/// A key schema of partition attributes `hash` and sort attributes
+/// `range`, in order (a native index has up to four of each).
+pub(crate) fn key_schema_of(
+    hash: &[(&str, KeyAttrType)],
+    range: &[(&str, KeyAttrType)],
+) -> Result<Vec<KeySchemaElement>, Error> {
     let b = |name: &str, t: KeyType| {
         KeySchemaElement::builder()
             .attribute_name(name)
@@ -33,11 +48,53 @@ pub(crate) fn key_schema(pk: &str, sk: Option<&str>) -> Result<Vec<KeySchemaElem
             .build()
             .map_err(build_err)
     };
-    let mut v = vec![b(pk, KeyType::Hash)?];
-    if let Some(sk) = sk {
-        v.push(b(sk, KeyType::Range)?);
+    let hash = hash.iter().map(|(a, _)| b(a, KeyType::Hash));
+    let range = range.iter().map(|(a, _)| b(a, KeyType::Range));
+    hash.chain(range).collect()
+}
+
+/// The key of one index as `create_table` creates it: its kind, partition
+/// attributes and sort attributes with their types, in key-schema order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct IndexDef {
+    pub(crate) kind: IndexKind,
+    pub(crate) hash: Vec<(&'static str, KeyAttrType)>,
+    pub(crate) range: Vec<(&'static str, KeyAttrType)>,
+}
+
+impl IndexDef {
+    pub(crate) fn of(ix: &IndexMeta) -> Self {
+        IndexDef {
+            kind: ix.kind,
+            hash: ix.pk_attrs().collect(),
+            range: ix.sk_attrs().collect(),
+        }
     }
-    Ok(v)
+
+    /// Every key attribute with its type.
+    pub(crate) fn attrs(&self) -> impl Iterator<Item = (&'static str, KeyAttrType)> + '_ {
+        self.hash.iter().chain(self.range.iter()).copied()
+    }
+
+    /// Its key schema; a local index's partition key is the table's `pk`.
+    pub(crate) fn key_schema(&self, pk: &str) -> Result<Vec<KeySchemaElement>, Error> {
+        match self.kind {
+            IndexKind::Global => key_schema_of(&self.hash, &self.range),
+            IndexKind::Local => key_schema_of(&[(pk, KeyAttrType::S)], &self.range),
+        }
+    }
+}
+
+/// The `AttributeDefinition` of a key attribute.
+pub(crate) fn attribute_definition(
+    attr: &str,
+    ty: KeyAttrType,
+) -> Result<AttributeDefinition, Error> {
+    AttributeDefinition::builder()
+        .attribute_name(attr)
+        .attribute_type(ty.scalar())
+        .build()
+        .map_err(build_err)
 }
 
 /// The key attributes a set of entities agree on, and their indexes.
@@ -45,23 +102,33 @@ pub(crate) fn key_schema(pk: &str, sk: Option<&str>) -> Result<Vec<KeySchemaElem
 pub(crate) struct Plan {
     pub(crate) pk: Option<&'static str>,
     pub(crate) sk: Option<Option<&'static str>>,
-    pub(crate) attrs: Vec<&'static str>,
-    pub(crate) indexes: BTreeMap<&'static str, (IndexKind, &'static str, Option<&'static str>)>,
+    /// Every key attribute (table and indexes) with its one type.
+    pub(crate) attrs: Vec<(&'static str, KeyAttrType)>,
+    pub(crate) indexes: BTreeMap<&'static str, IndexDef>,
     pub(crate) ttl: Option<&'static str>,
     /// Per index: `None` for ALL, else the non-key attributes it holds.
     pub(crate) projections: BTreeMap<&'static str, Option<Vec<&'static str>>>,
 }
 
 impl Plan {
-    fn attr(&mut self, a: &'static str) {
-        if !self.attrs.contains(&a) {
-            self.attrs.push(a);
+    /// Adds key attribute `a` of type `ty`; one attribute has one type in
+    /// a table (DynamoDB refuses two definitions of it).
+    fn attr(&mut self, a: &'static str, ty: KeyAttrType, by: &str) -> Result<(), Error> {
+        match self.attrs.iter().find(|(n, _)| *n == a) {
+            Some((_, t)) if *t != ty => Err(invalid(format!(
+                "key attribute `{a}` is {t} in one index and {ty} in another ({by}): an attribute has one type in a table's key schemas"
+            ))),
+            Some(_) => Ok(()),
+            None => {
+                self.attrs.push((a, ty));
+                Ok(())
+            }
         }
     }
 
     /// Adds what one entity's index holds: ALL wins, included attributes
     /// add up (with the discriminator).
-    fn project(&mut self, ix: &crate::entity::IndexMeta, disc: &'static str) {
+    fn project(&mut self, ix: &IndexMeta, disc: &'static str) {
         use crate::entity::IndexProjection as P;
         let mine: Option<Vec<&'static str>> = match ix.projection {
             P::All => None,
@@ -118,12 +185,12 @@ impl Plan {
                 }
                 _ => {}
             }
-            p.attr(m.pk.attr);
+            p.attr(m.pk.attr, KeyAttrType::S, m.type_name)?;
             if let Some(sk) = sk {
-                p.attr(sk);
+                p.attr(sk, KeyAttrType::S, m.type_name)?;
             }
             for ix in m.indexes {
-                let def = (ix.kind, ix.pk.attr, ix.sk.as_ref().map(|k| k.attr));
+                let def = IndexDef::of(ix);
                 match p.indexes.get(ix.name) {
                     Some(d) if *d != def => {
                         return Err(invalid(format!(
@@ -131,15 +198,13 @@ impl Plan {
                             ix.name, m.type_name
                         )))
                     }
-                    _ => {
-                        p.indexes.insert(ix.name, def);
-                    }
+                    _ => {}
                 }
                 p.project(ix, m.discriminator_attr);
-                p.attr(ix.pk.attr);
-                if let Some(k) = &ix.sk {
-                    p.attr(k.attr);
+                for (a, ty) in def.attrs() {
+                    p.attr(a, ty, ix.name)?;
                 }
+                p.indexes.insert(ix.name, def);
             }
             if let Some(t) = m.ttl_attr {
                 match p.ttl {
@@ -196,37 +261,32 @@ async fn create(
     let mut req = client
         .create_table()
         .table_name(name)
-        .billing_mode(BillingMode::PayPerRequest)
         .set_key_schema(Some(key_schema(pk, sk)?));
-    for a in &plan.attrs {
-        req = req.attribute_definitions(
-            AttributeDefinition::builder()
-                .attribute_name(*a)
-                .attribute_type(ScalarAttributeType::S)
-                .build()
-                .map_err(build_err)?,
-        );
+    req = apply::create_request(options, req)?;
+    for (a, ty) in &plan.attrs {
+        req = req.attribute_definitions(attribute_definition(a, *ty)?);
     }
-    for (ix, (kind, ipk, isk)) in &plan.indexes {
-        match kind {
+    for (ix, def) in &plan.indexes {
+        match def.kind {
             IndexKind::Global => {
+                let gsi = GlobalSecondaryIndex::builder()
+                    .index_name(*ix)
+                    .set_key_schema(Some(def.key_schema(pk)?))
+                    .projection(plan.projection(ix));
                 req = req.global_secondary_indexes(
-                    GlobalSecondaryIndex::builder()
-                        .index_name(*ix)
-                        .set_key_schema(Some(key_schema(ipk, *isk)?))
-                        .projection(plan.projection(ix))
+                    apply::global_index(options, gsi)?
                         .build()
                         .map_err(build_err)?,
                 );
             }
             IndexKind::Local => {
-                let Some(isk) = isk else {
+                if def.range.is_empty() {
                     return Err(invalid(format!("local index {ix} has no sort key")));
-                };
+                }
                 req = req.local_secondary_indexes(
                     LocalSecondaryIndex::builder()
                         .index_name(*ix)
-                        .set_key_schema(Some(key_schema(pk, Some(isk))?))
+                        .set_key_schema(Some(def.key_schema(pk)?))
                         .projection(plan.projection(ix))
                         .build()
                         .map_err(build_err)?,
@@ -253,6 +313,7 @@ async fn create(
     if existed {
         options.ensure_stream(client, name).await?;
     }
+    apply::after_create(options, client, name).await?;
     if let Some(ttl) = plan.ttl {
         // Backends without TTL, or a TTL already on: nothing to do.
         let _ = client

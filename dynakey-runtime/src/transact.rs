@@ -29,17 +29,17 @@ use aws_sdk_dynamodb::types::{
 use crate::check::key_ref;
 use crate::db::Db;
 use crate::entity::Entity;
-use crate::error::{Error, ItemRef};
+use crate::error::{clone_built, Error, ItemRef};
 use crate::explain::{Explain, WriteCost};
 use crate::expr::{Condition, Update};
 use crate::key::Key;
 use crate::obs::Span;
-use crate::ops::{
-    build_err, into_future, render, Action, Delete, Put, UpdateItem, Write, WriteOpts,
-};
+use crate::ops::{into_future, Delete, Put, UpdateItem};
 use crate::update::TypedUpdate;
+use crate::write::{build_err, render, Action, Write, WriteOpts};
 
-pub use get::{Slot, TransactGet, TransactGetOutput};
+#[allow(deprecated)]
+pub use get::{TransactGet, TransactGetOutcome, TransactGetOutput};
 
 /// DynamoDB's limit on actions per transaction.
 pub const MAX_ACTIONS: usize = 100;
@@ -87,6 +87,17 @@ pub struct TransactWrite {
     /// Actions on `#[dynamo(unique)]` entities (position, entity): their
     /// guards are added when the transaction is sent.
     guarded: Vec<(usize, &'static crate::entity::EntityMeta)>,
+}
+
+impl Clone for TransactWrite {
+    fn clone(&self) -> Self {
+        TransactWrite {
+            db: self.db.clone(),
+            built: clone_built(&self.built),
+            token: self.token.clone(),
+            guarded: self.guarded.clone(),
+        }
+    }
 }
 
 impl fmt::Debug for TransactWrite {
@@ -169,7 +180,7 @@ impl TransactWrite {
     ) -> Self {
         let w = f(self.db.update(update)).into_write();
         let touches = w.as_ref().is_ok_and(|w| match &w.action {
-            Action::Update(_, u) => U::Entity::META.unique.iter().any(|a| u.touches(a)),
+            Action::Update(_, u) => crate::rules::unique::touches_guards(U::Entity::META, u),
             _ => false,
         });
         self.guard::<U::Entity>(touches).add(w)
@@ -291,8 +302,8 @@ impl TransactWrite {
     /// let input = db.transact_write().put(&n).delete(Note::key("ann", 2).unwrap()).to_input().unwrap();
     /// assert_eq!(input.transact_items().len(), 2);
     /// ```
-    pub fn to_input(self) -> Result<TransactWriteItemsInput, Error> {
-        self.request()?.1.build().map_err(build_err)
+    pub fn to_input(&self) -> Result<TransactWriteItemsInput, Error> {
+        self.clone().request()?.1.build().map_err(build_err)
     }
 
     /// The transaction in readable form, one action per write, with the
@@ -316,8 +327,8 @@ impl TransactWrite {
     /// assert_eq!(x.actions[0].operation, "Put");
     /// assert_eq!(x.cost.unwrap().total(), 3.0); // table 2 × 1 + GSI1 1
     /// ```
-    pub fn explain(self) -> Result<Explain, Error> {
-        let (_, req, _, cost) = self.request()?;
+    pub fn explain(&self) -> Result<Explain, Error> {
+        let (_, req, _, cost) = self.clone().request()?;
         let input = req.build().map_err(build_err)?;
         let mut x = Explain::from(&input);
         x.cost = cost;
@@ -372,50 +383,43 @@ fn to_sdk(db: &Db, w: Write) -> Result<(ItemRef, TransactWriteItem), Error> {
         .cond
         .is_some()
         .then_some(ReturnValuesOnConditionCheckFailure::AllOld);
-    let item = TransactWriteItem::builder();
-    let item = match w.action {
-        Action::Put(it) => item.put(
-            SdkPut::builder()
+    // What every kind of action carries, set once for the four SDK builders
+    // (they share no trait): the table, the condition and its placeholders,
+    // and the old item on a failed condition.
+    macro_rules! action {
+        ($builder:expr) => {
+            $builder
                 .table_name(&*db.table)
-                .set_item(Some(it))
                 .set_condition_expression(x.cond)
                 .set_expression_attribute_names(x.names)
                 .set_expression_attribute_values(x.values)
                 .set_return_values_on_condition_check_failure(on_fail)
+        };
+    }
+    let item = TransactWriteItem::builder();
+    let item = match w.action {
+        Action::Put(it) => item.put(
+            action!(SdkPut::builder())
+                .set_item(Some(it))
                 .build()
                 .map_err(build_err)?,
         ),
         Action::Update(key, _) => item.update(
-            SdkUpdate::builder()
-                .table_name(&*db.table)
+            action!(SdkUpdate::builder())
                 .set_key(Some(key))
                 .set_update_expression(x.update)
-                .set_condition_expression(x.cond)
-                .set_expression_attribute_names(x.names)
-                .set_expression_attribute_values(x.values)
-                .set_return_values_on_condition_check_failure(on_fail)
                 .build()
                 .map_err(build_err)?,
         ),
         Action::Delete(key) => item.delete(
-            SdkDelete::builder()
-                .table_name(&*db.table)
+            action!(SdkDelete::builder())
                 .set_key(Some(key))
-                .set_condition_expression(x.cond)
-                .set_expression_attribute_names(x.names)
-                .set_expression_attribute_values(x.values)
-                .set_return_values_on_condition_check_failure(on_fail)
                 .build()
                 .map_err(build_err)?,
         ),
         Action::Check(key) => item.condition_check(
-            ConditionCheck::builder()
-                .table_name(&*db.table)
+            action!(ConditionCheck::builder())
                 .set_key(Some(key))
-                .set_condition_expression(x.cond)
-                .set_expression_attribute_names(x.names)
-                .set_expression_attribute_values(x.values)
-                .set_return_values_on_condition_check_failure(on_fail)
                 .build()
                 .map_err(build_err)?,
         ),

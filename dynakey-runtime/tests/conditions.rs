@@ -15,6 +15,15 @@
 //! - every condition at every depth selects exactly the rows a filter over
 //!   the values selects (in memory for every case, on the engine for a
 //!   sample).
+//!
+//! Native index keys (`native`): a native-keyed entity's conditions over
+//! every key type against a model, on the engine.
+
+// The futures of a native query read are deep (pages, fan-out, decoding).
+#![recursion_limit = "256"]
+
+#[path = "conditions/native.rs"]
+mod native;
 
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
@@ -404,7 +413,7 @@ impl Q {
             Q::Gt(x) => w.gt(|w| x.write(w)),
             Q::Ge(x) => w.ge(|w| x.write(w)),
             Q::Between(lo, hi) => w.between(|w| lo.write(w), |w| hi.write(w)),
-            Q::BeginsWith => Ok(w.begins_with()),
+            Q::BeginsWith => w.begins_with(),
             Q::StartsWith(p) => w.starts_with(p),
         }
     }

@@ -57,6 +57,7 @@
 //! | field `#[dynamo(default)]`, `#[dynamo(default = "path::to::fn")]` | a missing attribute reads as the default (fields added later) |
 //! | `DynamoValue` variant `#[dynamo(rename = "..")]` | the stored name of a unit variant |
 //! | `DynamoTable`: `#[dynamo(entities(A, B, ..))]` | the entities of one table, checked against each other (DYNA301–305) |
+//! | `DynamoTable`: `#[dynamo(stream = "NEW_AND_OLD_IMAGES")]` | the stream view the code consumes: in `Table::options()`, so `create_table_with`, the exports (`Table::cloudformation`, `Table::terraform`) and `verify_table_with` have it (DYNA307 for another value) |
 //! | `DynamoTable`: `#[dynamo(overlap(A, B))]` | allow a sort-key prefix overlap of `A` and `B` (DYNA305: a cost, not a wrong result) |
 //! | `DynamoTable`: `#[dynamo(schema = "path")]` | the schema snapshot (default `dynakey/<Table>.schema` in the crate) |
 //! | `DynamoTable`: `#[dynamo(migrations = PATH)]` | a `const &[Migration]` covering changes that would strand stored items |
@@ -65,6 +66,7 @@
 //! | field `#[dynamo(created_at)]` | `OffsetDateTime` or `Option<OffsetDateTime>`: the time the item was created; a put writes now unless the value holds one, an update or upsert writes it only when it creates the item (`if_not_exists`) |
 //! | field `#[dynamo(updated_at)]` | `OffsetDateTime` or `Option<OffsetDateTime>`: the time of every put, update and upsert |
 //! | field `#[dynamo(unique)]` | one item per value, held by a guard item written in the same transaction as the item ([`Error::Unique`] when taken) |
+//! | field `#[dynamo(unique(scope = tenant))]` | one item per value in each value of another field (one email per tenant): the guard is keyed by scope and value |
 //!
 //! `#[derive(DynamoProjection)]` with `#[dynamo(of = Entity)]` on a struct
 //! of some of the entity's fields (same names, same types or an `Option`
@@ -85,7 +87,10 @@
 //! For the table and every index (`gsi1_…` for an index named `GSI1`):
 //! `key(..)`, `pk(..)`, `sk()` (a chain of sort-key conditions:
 //! fix leading fields in order, then `begins_with`, `eq`, `lt`, `le`, `gt`,
-//! `ge`, `between`), `parse_pk`, `parse_sk`, and `gsi1_key(..)`.
+//! `ge`, `between`), `parse_pk`, `parse_sk`, and `gsi1_key(..)` (the
+//! texts an item with these inputs gets in the index: its partition key and
+//! its sort key if the index has one, as a `(String, Option<String>)`; an
+//! index is queried through `gsi1_pk(..)`).
 //!
 //! Mistakes are compile errors with DYNA codes (see the README).
 //!
@@ -151,7 +156,11 @@
 //!
 //! // The id comes with the key, so closing sets only the status; the index
 //! // sort key `<status>#<id>` is rewritten in the same request.
-//! db.update(WorkItem::update("w1").set_status(Status::Closed)).if_exists().await.unwrap();
+//! db.update(WorkItem::update("w1").set_status(Status::Closed)).await.unwrap();
+//! // A patch only ever changes an item that exists (it carries
+//! // `attribute_exists(pk)`): on a missing one it fails, creating nothing.
+//! let missing = db.update(WorkItem::update("w9").set_status(Status::Open)).await;
+//! assert!(matches!(missing, Err(dynakey::Error::ConditionFailed { .. })));
 //!
 //! let closed = db
 //!     .query(WorkItem::gsi1_pk("ann").unwrap())
@@ -167,62 +176,23 @@
 
 pub use dynakey_derive::{DynamoEntity, DynamoProjection, DynamoTable, DynamoUnion, DynamoValue};
 
-// The table handle and its operations.
-pub use dynakey_runtime::{
-    BatchFailure, BatchGet, BatchGetOutcome, BatchWrite, BatchWriteOutcome, Db, Delete, FanOut,
-    Get, Page, Put, Query, RetryPolicy, Scan, Slot, TransactGet, TransactGetOutput, TransactWrite,
-    Unversioned, UpdateItem, MAX_ACTIONS,
-};
-// Entities, keys, key formats and the codec.
-pub use dynakey_runtime::{
-    uuid7, Attr, AttrPath, Entity, EntityMeta, EntityUnion, Global, GlobalPartial, Hydrated, Item,
-    Key, KeyDecimal, KeyKind, KeyPadded, KeyPartError, KeyReverse, KeySigned, KeyText, Local,
-    LocalPartial, PartitionKey, SetMember, SortKeyCondition, SortKeyOp, Table, WholeItems,
-};
-// Conditions and updates.
-pub use dynakey_runtime::{CmpOp, Condition, Field, IntoField, RawExpr, TypedUpdate, Update};
-// Errors.
-pub use dynakey_runtime::{
-    CancelReason, DecodeError, EncodeError, Error, ItemRef, KeyFormatError, KeyFormatReason, Result,
-};
+// One re-export list, the runtime's: every name at the root (the handle,
+// the builders, entities, keys, conditions, errors) and the modules for the
+// rest (`codec`, `key`, `expr`, `query`, `changes`, `local`, ...), each
+// module behind the feature the runtime gates it with.
+pub use dynakey_runtime::*;
 
 /// Binary attribute values (`B`), re-exported from the AWS SDK.
 pub use aws_sdk_dynamodb::primitives::Blob;
 
-// Modules, for what the names above do not cover.
-pub use dynakey_runtime::{
-    codec, design, entity, error, explain, expr, key, obs, ops, query, rules, schema, table, update,
-};
-// A request shown without sending it, and a write's cost.
-pub use dynakey_runtime::{Explain, WriteCost};
-
-/// Typed change streams: inserts, updates, deletes and expiries as typed
-/// changes, from the Streams API (feature `streams`, with the `db.changes(..)`
-/// feed), Lambda's DynamoDB and Kinesis events (feature `lambda`), Kinesis
-/// Data Streams for DynamoDB records, DynamoDB JSON, and table exports to
-/// S3 (`ExportReader`, which also loads an export into a table); numbers
-/// compared by value at full precision, times read from every AWS form.
-pub use dynakey_runtime::changes;
-
-/// The embedded engine (feature `local`): dynoxide on SQLite, in the
-/// process, or the server `DYNAKEY_ENDPOINT` names.
-#[cfg(feature = "local")]
-pub use dynakey_runtime::local;
-
-/// Fault injection at the HTTP layer (feature `testing`).
-#[cfg(feature = "testing")]
-pub use dynakey_runtime::fault;
-
-/// The request recorder for tests (feature `testing`).
-#[cfg(feature = "testing")]
-pub use dynakey_runtime::spy;
-
 /// What most code needs in scope: `use dynakey::prelude::*;`.
 ///
-/// The derives, [`Db`], [`Error`] and [`Result`], [`Condition`], and the
-/// traits whose methods entities and unions are used through ([`Entity`]:
-/// `to_item`, `from_item`, `item_key`, `META`; [`EntityUnion`];
-/// [`TypedUpdate`]).
+/// The derives, [`Db`], and the traits whose methods entities, unions
+/// and updates are used through ([`Entity`]: `to_item`, `from_item`,
+/// `item_key`, `META`; [`EntityUnion`]; [`TypedUpdate`]; [`Projection`](query::Projection)).
+/// Nothing in it has a name of std's prelude, so a glob import shadows
+/// nothing: name [`Error`], [`Result`] and [`Condition`] by path
+/// (`dynakey::Result`) or import them.
 ///
 /// ```
 /// use dynakey::prelude::*;
@@ -233,22 +203,25 @@ pub use dynakey_runtime::spy;
 /// #[sk("NOTE#<id:d6>")]
 /// struct Note { user: String, id: u32 }
 ///
-/// async fn newest(db: &Db) -> Result<Vec<Note>> {
+/// async fn newest(db: &Db) -> dynakey::Result<Vec<Note>> {
 ///     db.query(Note::pk("ann")?).descending().limit(10).all().await
 /// }
 /// let item = Note { user: "ann".into(), id: 1 }.to_item().unwrap();
 /// assert_eq!(Note::from_item(&item).unwrap(), Note { user: "ann".into(), id: 1 });
-/// let only_open: Condition = Condition::attr("status").eq("open");
-/// let r: Result<()> = Err(Error::Refused { message: "example".into() });
+/// // std's Result is untouched by the glob import.
+/// let r: Result<u8, String> = Err("any error type".into());
 /// assert!(r.is_err());
-/// # let _ = (newest, only_open);
+/// # let _ = newest;
 /// ```
 pub mod prelude {
+    pub use crate::query::Projection;
     pub use crate::{
-        Condition, Db, DynamoEntity, DynamoProjection, DynamoTable, DynamoUnion, DynamoValue,
-        Entity, EntityUnion, Error, Result, TypedUpdate,
+        Db, DynamoEntity, DynamoProjection, DynamoTable, DynamoUnion, DynamoValue, Entity,
+        EntityUnion, TypedUpdate,
     };
 }
 
+// What generated code names (`::dynakey::__private::...`), also in the
+// glob above; named here so that the derive's paths never depend on it.
 #[doc(hidden)]
 pub use dynakey_runtime::__private;

@@ -10,7 +10,11 @@
 //! cargo run --example design -- load --file prod.db --table shop export/*.json     # a table export (DynamoDB JSON), `-` for stdin
 //! cargo run --example design -- live --file data.db --table shop [--limit N] [--html out.html]
 //! cargo run --example design -- live --endpoint http://127.0.0.1:8000 --table shop
+//! cargo run --example design -- export cfn-json shop-production    # also cfn-yaml, terraform (.tf.json); [--out FILE]
+//! cargo run --example design -- verify --file data.db --table shop [--design NAME]   # the live table against the code
+//! cargo run --example design -- verify --endpoint http://127.0.0.1:8000 --table shop
 //! cargo run --example design -- serve --file data.db --port 8000             # Ctrl-C stops
+//! cargo run --example design -- serve --file data.db --allow-origin http://localhost:3000 --credentials KEY:SECRET
 //! ```
 
 use std::error::Error;
@@ -18,9 +22,10 @@ use std::path::{Path, PathBuf};
 
 use dynakey::changes::ExportReader;
 use dynakey::design::TableDesign;
-use dynakey::local::{self, Endpoint};
+use dynakey::local::{self, Access, Endpoint};
 use dynakey::Db;
 use dynakey_examples::designs::{self, demo};
+use dynakey_examples::infra;
 
 type Res<T = ()> = Result<T, Box<dyn Error>>;
 
@@ -28,7 +33,9 @@ const USAGE: &str = "usage: design [docs [--out DIR] [TABLE..] | list | markdown
               seed --file PATH [--problems] [TABLE..] |
               load --file PATH --table NAME [--design NAME] EXPORT_FILE.. (- reads stdin) |
               live (--file PATH | --endpoint URL) --table NAME [--design NAME] [--limit N] [--html OUT] [--markdown OUT] |
-              serve (--file PATH | --memory) [--port PORT]]";
+              export cfn-json|cfn-yaml|terraform TABLE [--out FILE] |
+              verify (--file PATH | --endpoint URL) --table NAME [--design NAME] |
+              serve (--file PATH | --memory) [--port PORT] [--allow-origin ORIGIN].. [--credentials KEY:SECRET]]";
 
 /// Flags (`--name value`, or `--name` alone) and the rest, in order.
 struct Args {
@@ -63,6 +70,13 @@ impl Args {
             .iter()
             .find(|(n, _)| n == name)
             .and_then(|(_, v)| v.as_deref())
+    }
+
+    fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.flags
+            .iter()
+            .filter(move |(n, _)| n == name)
+            .filter_map(|(_, v)| v.as_deref())
     }
 
     fn has(&self, name: &str) -> bool {
@@ -112,6 +126,11 @@ fn list() {
             .recipe
             .map_or(String::new(), |r| format!("(cargo run --example {r})"));
         println!("{:<22} {recipe}", e.name);
+    }
+    for t in infra::tables() {
+        if designs::find(t.name).is_none() {
+            println!("{:<22} (export and verify only)", t.name);
+        }
     }
 }
 
@@ -208,23 +227,67 @@ async fn load(args: &Args) -> Res {
     Ok(())
 }
 
-async fn live(args: &Args) -> Res {
-    let table = args.get("table").ok_or(USAGE)?;
-    let d = design(args.get("design").unwrap_or(table))?;
-    let limit: usize = args.get("limit").unwrap_or("1000").parse()?;
-    // Keeps the embedded engine running while the scan reads it.
-    let (_backend, db) = match (args.get("file"), args.get("endpoint")) {
+fn export(args: &Args) -> Res {
+    let (format, name) = match args.rest.as_slice() {
+        [f, n] => (f.as_str(), n.as_str()),
+        _ => return Err(format!("export takes a format and a table\n{USAGE}").into()),
+    };
+    let text = infra::export(name, format)?;
+    match args.get("out") {
+        Some(out) => {
+            std::fs::write(out, text)?;
+            eprintln!("wrote {out}");
+        }
+        None => print!("{text}"),
+    }
+    Ok(())
+}
+
+/// Table `table` in the file database (`--file`, kept open by the backend
+/// returned) or at the endpoint (`--endpoint`) that `cmd` names.
+fn open(args: &Args, cmd: &str, table: &str) -> Res<(Option<local::Backend>, Db)> {
+    match (args.get("file"), args.get("endpoint")) {
         (Some(path), None) => {
             if !Path::new(path).exists() {
                 return Err(format!("no database file {path} (seed writes one)").into());
             }
             let b = local::file(path)?;
             let db = b.db(table);
-            (Some(b), db)
+            Ok((Some(b), db))
         }
-        (None, Some(url)) => (None, Db::new(local::client_for_endpoint(url), table)),
-        _ => return Err(format!("live needs --file or --endpoint\n{USAGE}").into()),
-    };
+        (None, Some(url)) => Ok((None, Db::new(local::client_for_endpoint(url), table))),
+        _ => Err(format!("{cmd} needs --file or --endpoint\n{USAGE}").into()),
+    }
+}
+
+/// The live table against the code; fails (exit 1) when a difference
+/// breaks the code, so a deployment smoke test can run it.
+async fn verify(args: &Args) -> Res {
+    let table = args.get("table").ok_or(USAGE)?;
+    let wanted = args.get("design").unwrap_or(table);
+    let spec = infra::find(wanted)
+        .or_else(|| {
+            wanted
+                .rsplit_once('-')
+                .and_then(|(base, _)| infra::find(base))
+        })
+        .ok_or_else(|| format!("no table named {wanted:?} (`design list` lists them)"))?;
+    let (_backend, db) = open(args, "verify", table)?;
+    let report = db.verify_table_with(&spec.entities, &spec.options).await?;
+    print!("{report}");
+    if report.is_ok() {
+        Ok(())
+    } else {
+        Err(format!("table {table} does not fit the code of {}", spec.name).into())
+    }
+}
+
+async fn live(args: &Args) -> Res {
+    let table = args.get("table").ok_or(USAGE)?;
+    let d = design(args.get("design").unwrap_or(table))?;
+    let limit: usize = args.get("limit").unwrap_or("1000").parse()?;
+    // Keeps the embedded engine running while the scan reads it.
+    let (_backend, db) = open(args, "live", table)?;
     let view = d.live(&db, limit).await?;
     let mut wrote = false;
     if let Some(out) = args.get("html") {
@@ -276,6 +339,24 @@ fn serve(args: &Args) -> Res {
         (None, true) => Endpoint::memory(port)?,
         _ => return Err(format!("serve needs --file PATH or --memory\n{USAGE}").into()),
     };
+    // Programs on this machine only, unless told otherwise: no web page
+    // (no Origin), no other Host, and SigV4 when credentials are given.
+    let mut access = Access::default();
+    for origin in args.all("allow-origin") {
+        access = access.allow_origin(origin)?;
+    }
+    let credentials = match args.get("credentials") {
+        Some(kv) => {
+            let (key, secret) = kv
+                .split_once(':')
+                .filter(|(k, s)| !k.is_empty() && !s.is_empty())
+                .ok_or_else(|| format!("--credentials takes KEY:SECRET\n{USAGE}"))?;
+            access = access.credentials(key, secret);
+            Some((key.to_owned(), secret.to_owned()))
+        }
+        None => None,
+    };
+    let ep = ep.with_access(access);
     let what = ep.path().map_or("an in-memory database".to_owned(), |p| {
         p.display().to_string()
     });
@@ -286,18 +367,33 @@ fn serve(args: &Args) -> Res {
     rt.block_on(async {
         let shutdown = shutdown_signal()?;
         let server = tokio::spawn(ep.serve_until(shutdown));
-        println!("dynakey: serving {what} as DynamoDB at {url} (loopback only; Ctrl-C stops)");
-        let client = local::client_for_endpoint(&url);
+        let origins: Vec<&str> = args.all("allow-origin").collect();
+        println!(
+            "dynakey: serving {what} as DynamoDB at {url} (programs on this machine only{}{}; Ctrl-C stops)",
+            if origins.is_empty() { String::new() } else { format!(", and pages of {}", origins.join(", ")) },
+            if credentials.is_some() { "; SigV4 required" } else { "" },
+        );
+        let client = match &credentials {
+            Some((key, secret)) => {
+                let creds = aws_sdk_dynamodb::config::Credentials::new(key, secret, None, None, "serve");
+                let conf = local::config_for_endpoint(&url).credentials_provider(creds);
+                aws_sdk_dynamodb::Client::from_conf(conf.build())
+            }
+            None => local::client_for_endpoint(&url),
+        };
         let names = client.list_tables().send().await?.table_names().to_vec();
         for t in &names {
             let d = client.describe_table().table_name(t).send().await?;
             let n = d.table().and_then(|t| t.item_count()).unwrap_or(0);
             println!("  table {t}: {n} items");
         }
-        println!("  aws dynamodb list-tables --endpoint-url {url} --region us-east-1");
+        let (key, secret) = credentials
+            .as_ref()
+            .map_or(("x", "x"), |(k, s)| (k.as_str(), s.as_str()));
+        println!("  aws dynamodb list-tables --endpoint-url {url} --region us-east-1   (AWS_ACCESS_KEY_ID={key} AWS_SECRET_ACCESS_KEY={secret})");
         println!(
             "  boto3.client(\"dynamodb\", endpoint_url=\"{url}\", region_name=\"us-east-1\", \
-             aws_access_key_id=\"x\", aws_secret_access_key=\"x\")"
+             aws_access_key_id=\"{key}\", aws_secret_access_key=\"{secret}\")"
         );
         println!(
             "  NoSQL Workbench: Operation builder > Add connection > DynamoDB local, port {}",
@@ -344,6 +440,8 @@ fn main() -> Res {
         "seed" => async_rt()?.block_on(seed(&args)),
         "load" => async_rt()?.block_on(load(&args)),
         "live" => async_rt()?.block_on(live(&args)),
+        "export" => export(&args),
+        "verify" => async_rt()?.block_on(verify(&args)),
         "serve" => serve(&args),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");

@@ -8,18 +8,15 @@
 //! serves the Streams API too).
 
 use aws_lambda_events::event::dynamodb::Event;
-use dynakey::changes::StreamView;
-use dynakey::prelude::*;
-use dynakey::table::TableOptions;
 use dynakey_examples::stream_capture::StreamCapture;
-use dynakey_examples::task_counts::{handle, Org, Task, TaskCounts};
+use dynakey_examples::task_counts::{handle, Org, Task, TaskCounts, TaskCountsTable};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let local = dynakey::local::from_env()?;
     let db = local.db(dynakey_examples::table_name("task-counts"));
-    let stream = TableOptions::default().stream(StreamView::NewAndOldImages);
-    db.create_table_with(&[Task::META, Org::META], stream)
+    // The stream the handler consumes comes from the table's declaration.
+    db.create_table_with(TaskCountsTable::ENTITIES, TaskCountsTable::options())
         .await?;
 
     for org in ["acme", "globex"] {

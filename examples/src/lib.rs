@@ -9,6 +9,7 @@
 
 pub mod designs;
 pub mod documented;
+pub mod infra;
 pub mod meter;
 pub mod recipes;
 pub mod report;

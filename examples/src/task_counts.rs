@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use aws_lambda_events::event::dynamodb::Event;
 use aws_lambda_events::event::streams::{DynamoDbBatchItemFailure, DynamoDbEventResponse};
 use dynakey::changes::{ChangeDecoder, ChangeKind};
-use dynakey::{DynamoEntity, DynamoUnion};
+use dynakey::{DynamoEntity, DynamoTable, DynamoUnion};
 use time::OffsetDateTime;
 
 /// A task: `ORG#<org>` / `TASK#<id>`; flagged tasks are in the sparse `GSI1`.
@@ -53,6 +53,13 @@ pub struct Org {
 }
 
 /// What the table holds.
+/// The table of tasks and organisations, and the stream the handler
+/// consumes: `TaskCountsTable::options()` carries it into
+/// `create_table_with`, the exports and `verify_table_with`.
+#[derive(DynamoTable)]
+#[dynamo(entities(Task, Org), stream = "NEW_AND_OLD_IMAGES")]
+pub struct TaskCountsTable;
+
 #[derive(DynamoUnion, Debug, Clone, PartialEq)]
 pub enum OrgItem {
     /// A task.

@@ -5,41 +5,15 @@
 //! `UPDATE_GOLDEN=1 cargo test -p dynakey-examples --test design` rewrites
 //! the golden files after a deliberate change (review the diff).
 
-use std::path::PathBuf;
+#[path = "support/golden.rs"]
+mod golden;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use dynakey::design::{ItemStatus, KeyDrift, TableDesign};
 use dynakey::{Entity, EntityMeta};
 use dynakey_examples::designs::{self, demo, tables, values};
 use dynakey_examples::recipes::users_orders_products;
-
-fn golden(name: &str, actual: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(name);
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()));
-    if expected != actual {
-        let line = expected
-            .lines()
-            .zip(actual.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
-        panic!(
-            "{} differs from the output at line {}:\n  golden: {:?}\n  output: {:?}\n\
-             (UPDATE_GOLDEN=1 rewrites it after a deliberate change)",
-            path.display(),
-            line + 1,
-            expected.lines().nth(line),
-            actual.lines().nth(line)
-        );
-    }
-}
+use golden::golden;
 
 fn build(name: &str) -> TableDesign {
     (designs::find(name).unwrap().build)().unwrap()
@@ -368,4 +342,43 @@ fn the_live_view_shows_index_keys_and_what_an_allowed_overlap_costs() {
     assert!(
         matches!(&view.items()[0].status, ItemStatus::Drift { keys } if keys.len() == 1 && keys[0].expected.is_none())
     );
+}
+
+/// A ticket whose keys hold a uuid, an instant, a date and a number.
+#[derive(dynakey::DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "TICKET")]
+#[pk("TENANT#<tenant>#TICKET#<ticket_id>")]
+#[sk("AT#<opened>#N#<n:d4>")]
+#[gsi("GSI1", pk = "DAY#<day>#V#<version>", sk = "AT#<opened>", sparse)]
+struct Ticket {
+    tenant: String,
+    ticket_id: uuid::Uuid,
+    opened: time::OffsetDateTime,
+    day: Option<time::Date>,
+    n: u32,
+    version: u64,
+}
+
+/// Without example values, the example keys show a sample of each
+/// field's type where its type has one (a uuid, an instant, a date, a
+/// number) in the form the key stores it, and the field's name where it
+/// has none (a string).
+#[test]
+fn example_keys_show_sample_values_of_uuids_times_and_numbers() {
+    let d = TableDesign::new("tickets").entity::<Ticket>();
+    let uuid = "0192f3c4-5e6a-7b8c-9d0e-f1a2b3c4d5e6";
+    for out in [d.markdown(), d.html()] {
+        assert!(
+            out.contains(&format!("TENANT#tenant#TICKET#{uuid}")),
+            "{out}"
+        );
+        assert!(!out.contains("#TICKET#ticket_id"), "{out}");
+        assert!(
+            !out.contains("AT#opened") && !out.contains("DAY#day"),
+            "{out}"
+        );
+        assert!(out.contains("#N#0007"), "{out}");
+        assert!(out.contains("AT#2026-07-16T09:00:00"), "{out}");
+        assert!(out.contains("DAY#2026-07-16#V#7"), "{out}");
+    }
 }

@@ -1,154 +1,33 @@
-//! The embedded engine served as a DynamoDB endpoint, read by boto3: the
-//! library's `local::Endpoint`, and the `design serve` command stopped by
-//! Ctrl-C (SIGINT).
+//! The embedded engine served as a DynamoDB endpoint: read by boto3 and
+//! the AWS CLI through the library's `local::Endpoint` and through the
+//! `design serve` command (stopped by Ctrl-C), and refusing what is not a
+//! program on this machine: another `Host`, any `Origin`, CORS preflights,
+//! and unsigned or wrongly signed requests when served with credentials.
+//! (A real browser's view of it is `browser.rs`.)
 //!
-//! boto3 comes from `DYNAKEY_PYTHON`, else the workspace's `.venv` (which
-//! `scripts/test` creates), else `python3`. Without boto3 these tests say
-//! so and pass, unless `DYNAKEY_REQUIRE_BOTO3=1` (set by `scripts/test`).
+//! boto3 and the AWS CLI come from `scripts/test`'s venv (see
+//! `support/served.rs`).
 
-use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+#[path = "support/served.rs"]
+mod served;
 
-use dynakey::local::{self, Endpoint};
-use dynakey_examples::designs::demo;
-use dynakey_examples::recipes::users_orders_products;
-use serde_json::Value;
+use std::io::{Read, Write};
+use std::net::TcpStream;
 
-/// Lists the tables, describes one, gets a profile, queries a user's
-/// orders, counts by scan, and writes an item; prints what it saw as JSON.
-const BOTO3: &str = r##"
-import json, sys, boto3
-url, table = sys.argv[1], sys.argv[2]
-c = boto3.client("dynamodb", endpoint_url=url, region_name="us-east-1",
-                 aws_access_key_id="x", aws_secret_access_key="x")
-names = c.list_tables()["TableNames"]
-desc = c.describe_table(TableName=table)["Table"]
-item = c.get_item(TableName=table, ConsistentRead=True,
-                  Key={"pk": {"S": "USER#u1"}, "sk": {"S": "#PROFILE"}})["Item"]
-orders = c.query(TableName=table,
-                 KeyConditionExpression="pk = :p AND begins_with(sk, :o)",
-                 ExpressionAttributeValues={":p": {"S": "USER#u1"}, ":o": {"S": "ORDER#"}})["Items"]
-count = c.scan(TableName=table, Select="COUNT")["Count"]
-c.put_item(TableName=table, Item={"pk": {"S": "USER#boto3"}, "sk": {"S": "#PROFILE"},
-                                   "_type": {"S": "NOTE_FROM_BOTO3"}})
-print(json.dumps({"tables": names, "key": [k["AttributeName"] for k in desc["KeySchema"]],
-                  "name": item["name"]["S"], "orders": [i["sk"]["S"] for i in orders],
-                  "count": count, "boto3": boto3.__version__}))
-"##;
+use dynakey::local::{Access, Endpoint};
+use served::*;
 
-fn python() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let candidates = std::env::var_os("DYNAKEY_PYTHON")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain([root.join(".venv/bin/python"), PathBuf::from("python3")]);
-    for py in candidates {
-        let ok = Command::new(&py)
-            .args(["-c", "import boto3"])
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        if ok {
-            return Some(py);
-        }
-    }
-    let required = std::env::var("DYNAKEY_REQUIRE_BOTO3").is_ok_and(|v| v == "1");
-    assert!(
-        !required,
-        "DYNAKEY_REQUIRE_BOTO3=1 but no python with boto3 was found"
-    );
-    eprintln!("skipped: no python with boto3 (set DYNAKEY_PYTHON, or run scripts/test)");
-    None
-}
-
-fn boto3(py: &Path, url: &str, table: &str) -> Value {
-    let out = Command::new(py)
-        .args(["-c", BOTO3, url, table])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "boto3 failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn temp_db(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "dynakey-serve-{name}-{}-{}",
-        std::process::id(),
-        uuid::Uuid::new_v4().simple()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("data.db")
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
-
-/// The shop recipe written into a new file database, closed again.
-fn shop_file(name: &str) -> PathBuf {
-    let path = temp_db(name);
-    let rt = runtime();
-    rt.block_on(async {
-        let backend = local::file(&path).unwrap();
-        let tables = demo::write_recipe(&backend, &users_orders_products::RECIPE)
-            .await
-            .unwrap();
-        assert_eq!(tables, ["shop"]);
-    });
-    drop(rt);
-    path
-}
-
-/// The items of `table` in the file, read through the embedded engine.
-fn items_in(path: &Path, table: &str) -> Vec<dynakey::Item> {
-    let rt = runtime();
-    rt.block_on(async {
-        let backend = local::file(path).unwrap();
-        let out = backend
-            .client()
-            .scan()
-            .table_name(table)
-            .send()
-            .await
-            .unwrap();
-        out.items().to_vec()
-    })
-}
-
-fn check_boto3_view(v: &Value) {
-    assert_eq!(v["tables"], serde_json::json!(["shop"]));
-    assert_eq!(v["key"], serde_json::json!(["pk", "sk"]));
-    assert_eq!(v["name"], "Alice");
-    assert_eq!(
-        v["orders"],
-        serde_json::json!(["ORDER#o1", "ORDER#o2", "ORDER#o3"])
-    );
-    assert_eq!(v["count"], 13);
-}
-
-fn has_boto3_note(items: &[dynakey::Item]) -> bool {
-    items.iter().any(|i| {
-        i.get("pk")
-            .and_then(|v| v.as_s().ok())
-            .is_some_and(|s| s == "USER#boto3")
-    })
-}
-
-#[test]
-fn boto3_lists_and_reads_the_tables_of_a_served_file_database() {
-    let Some(py) = python() else { return };
-    let path = shop_file("lib");
-    let ep = Endpoint::file(&path, 0).unwrap();
+/// Serves `path` in-process with `access` on a thread of its own until
+/// the returned sender is used (or dropped).
+fn serve_in_process(
+    path: &std::path::Path,
+    access: Access,
+) -> (
+    String,
+    tokio::sync::oneshot::Sender<()>,
+    std::thread::JoinHandle<()>,
+) {
+    let ep = Endpoint::file(path, 0).unwrap().with_access(access);
     let url = ep.url();
     assert!(url.starts_with("http://127.0.0.1:"));
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -157,107 +36,199 @@ fn boto3_lists_and_reads_the_tables_of_a_served_file_database() {
             .enable_all()
             .build()
             .unwrap();
-        let r = rt.block_on(ep.serve_until(async move {
+        rt.block_on(ep.serve_until(async move {
             let _ = stopped.await;
-        }));
+        }))
+        .unwrap();
         drop(rt);
-        r
     });
-    let seen = boto3(&py, &url, "shop");
+    (url, stop, server)
+}
+
+/// One HTTP/1.1 exchange with `addr`: the status, the headers (lowercase
+/// names) and the body.
+fn exchange(addr: &str, request: &str) -> (u16, Vec<(String, String)>, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.write_all(request.as_bytes()).unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    (status, headers, body.to_owned())
+}
+
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// A ListTables POST with `extra` headers, as a page's script or a
+/// program would send it (a dummy SigV4 header: the engine checks only
+/// that there is one).
+fn list_tables(host: &str, extra: &str) -> String {
+    let body = "{}";
+    format!(
+        "POST / HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/x-amz-json-1.0\r\n\
+         X-Amz-Target: DynamoDB_20120810.ListTables\r\nX-Amz-Date: 20260101T000000Z\r\n\
+         Authorization: AWS4-HMAC-SHA256 Credential=x/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00\r\n\
+         {extra}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+#[test]
+fn boto3_lists_and_reads_the_tables_of_a_served_file_database() {
+    let Some(py) = python() else { return };
+    let path = shop_file("lib");
+    let (url, stop, server) = serve_in_process(&path, Access::default());
+    let seen = boto3(&py, &url, "shop", ("x", "x")).unwrap();
     eprintln!("boto3 {} read the served file", seen["boto3"]);
     check_boto3_view(&seen);
     stop.send(()).unwrap();
-    server.join().unwrap().unwrap();
+    server.join().unwrap();
     // The server closed the file with boto3's write in it.
     let items = items_in(&path, "shop");
     assert_eq!(items.len(), 14);
-    assert!(has_boto3_note(&items));
+    assert!(has_pk(&items, "USER#boto3"));
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
-/// `target/<profile>/examples/design`, which `cargo test` builds with the
-/// package's examples.
-fn design_binary() -> Option<PathBuf> {
-    let exe = std::env::current_exe().ok()?;
-    let profile_dir = exe.parent()?.parent()?;
-    let bin = profile_dir
-        .join("examples")
-        .join(format!("design{}", std::env::consts::EXE_SUFFIX));
-    bin.exists().then_some(bin)
+#[test]
+fn a_request_from_a_page_or_to_another_host_is_refused_and_an_allowed_origin_gets_cors() {
+    let path = shop_file("guard");
+    let origin = "http://localhost:3000";
+    let (url, stop, server) =
+        serve_in_process(&path, Access::default().allow_origin(origin).unwrap());
+    let addr = url.trim_start_matches("http://").to_owned();
+    // A program: answered, and no CORS header.
+    let (status, headers, body) = exchange(&addr, &list_tables(&addr, ""));
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"shop\""), "{body}");
+    assert_eq!(header(&headers, "access-control-allow-origin"), None);
+    // DNS rebinding: the page's own name in Host.
+    let port = addr.rsplit(':').next().unwrap();
+    let rebound = format!("evil.example:{port}");
+    let (status, headers, body) = exchange(&addr, &list_tables(&rebound, ""));
+    assert_eq!(status, 403, "{body}");
+    assert!(
+        body.contains("AccessDeniedException") && !body.contains("shop"),
+        "{body}"
+    );
+    assert_eq!(header(&headers, "access-control-allow-origin"), None);
+    // A page of another origin: its request and its preflight.
+    let (status, headers, body) = exchange(
+        &addr,
+        &list_tables(&addr, "Origin: http://evil.example\r\n"),
+    );
+    assert_eq!(status, 403, "{body}");
+    assert!(!body.contains("shop"), "{body}");
+    assert_eq!(header(&headers, "access-control-allow-origin"), None);
+    let preflight = |origin: &str| {
+        format!(
+            "OPTIONS / HTTP/1.1\r\nHost: {addr}\r\nOrigin: {origin}\r\nAccess-Control-Request-Method: POST\r\n\
+             Access-Control-Request-Headers: content-type,x-amz-target,authorization\r\nConnection: close\r\n\r\n"
+        )
+    };
+    let (status, headers, _) = exchange(&addr, &preflight("http://evil.example"));
+    assert_eq!(status, 403);
+    assert_eq!(header(&headers, "access-control-allow-origin"), None);
+    // The allowed origin: its preflight, and its answer names it (never `*`).
+    let (status, headers, _) = exchange(&addr, &preflight(origin));
+    assert_eq!(status, 204);
+    assert_eq!(
+        header(&headers, "access-control-allow-origin"),
+        Some(origin)
+    );
+    assert!(header(&headers, "access-control-allow-headers")
+        .is_some_and(|h| h.contains("x-amz-target")));
+    let (status, headers, body) =
+        exchange(&addr, &list_tables(&addr, &format!("Origin: {origin}\r\n")));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        header(&headers, "access-control-allow-origin"),
+        Some(origin)
+    );
+    stop.send(()).unwrap();
+    server.join().unwrap();
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
 #[cfg(unix)]
 #[test]
 fn design_serve_answers_boto3_and_stops_cleanly_on_ctrl_c() {
     let Some(py) = python() else { return };
-    let Some(bin) = design_binary() else {
-        eprintln!(
-            "skipped: the design example is not built (cargo test -p dynakey-examples builds it)"
-        );
-        return;
-    };
+    let Some(bin) = design_binary() else { return };
     let path = shop_file("cmd");
-    let mut child = Command::new(&bin)
-        .args(["serve", "--file"])
-        .arg(&path)
-        .args(["--port", "0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut first = String::new();
-        let _ = stdout.read_line(&mut first);
-        let _ = tx.send(first);
-        let mut rest = String::new();
-        let _ = stdout.read_to_string(&mut rest);
-        rest
-    });
-    let started = Instant::now();
-    let banner = rx.recv_timeout(Duration::from_secs(60)).unwrap();
-    let url = banner
-        .split_whitespace()
-        .find(|w| w.starts_with("http://127.0.0.1:"))
-        .unwrap_or_else(|| panic!("no URL in {banner:?}"))
-        .to_owned();
-    eprintln!(
-        "design serve up in {:?}: {}",
-        started.elapsed(),
-        banner.trim()
-    );
-    check_boto3_view(&boto3(&py, &url, "shop"));
-    let pid = child.id().to_string();
-    assert!(Command::new("kill")
-        .args(["-INT", &pid])
-        .status()
-        .unwrap()
-        .success());
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "design serve did not stop on SIGINT"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    assert!(status.success(), "exit {status}: {err}");
+    let served = Served::start(&bin, &path, &[]);
+    eprintln!("design serve: {}", served.banner.trim());
+    check_boto3_view(&boto3(&py, &served.url, "shop", ("x", "x")).unwrap());
+    let port = served.port();
+    served.interrupt();
     // The port is free again, and the file holds boto3's write.
-    let port: u16 = url.rsplit(':').next().unwrap().parse().unwrap();
-    assert!(std::net::TcpStream::connect(("127.0.0.1", port)).is_err());
+    assert!(TcpStream::connect(("127.0.0.1", port)).is_err());
     let items = items_in(&path, "shop");
     assert_eq!(items.len(), 14);
-    assert!(has_boto3_note(&items));
+    assert!(has_pk(&items, "USER#boto3"));
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+#[cfg(unix)]
+#[test]
+fn design_serve_with_credentials_takes_only_what_they_sign() {
+    let Some(py) = python() else { return };
+    let Some(cli) = aws_cli() else { return };
+    let Some(bin) = design_binary() else { return };
+    let path = shop_file("creds");
+    let creds = ("AKIDLOCALTEST", "local/secret+key");
+    let served = Served::start(
+        &bin,
+        &path,
+        &["--credentials", "AKIDLOCALTEST:local/secret+key"],
+    );
+    assert!(
+        served.banner.contains("SigV4 required"),
+        "{}",
+        served.banner
+    );
+    // boto3 and the AWS CLI sign with them: answered.
+    check_boto3_view(&boto3(&py, &served.url, "shop", creds).unwrap());
+    let tables = aws(&cli, &served.url, creds, &["list-tables"]).unwrap();
+    assert_eq!(tables["TableNames"], serde_json::json!(["shop"]));
+    let item = aws(
+        &cli,
+        &served.url,
+        creds,
+        &[
+            "get-item",
+            "--table-name",
+            "shop",
+            "--key",
+            r##"{"pk":{"S":"USER#u1"},"sk":{"S":"#PROFILE"}}"##,
+        ],
+    )
+    .unwrap();
+    assert_eq!(item["Item"]["name"]["S"], "Alice");
+    // Another secret, another key: refused with DynamoDB's error codes.
+    let err = boto3(&py, &served.url, "shop", (creds.0, "wrong")).unwrap_err();
+    assert!(err.contains("InvalidSignatureException"), "{err}");
+    let err = aws(&cli, &served.url, ("AKIDOTHER", creds.1), &["list-tables"]).unwrap_err();
+    assert!(err.contains("UnrecognizedClientException"), "{err}");
+    // A request whose signature is made up.
+    let addr = served.url.trim_start_matches("http://").to_owned();
+    let (status, _, body) = exchange(&addr, &list_tables(&addr, ""));
+    assert_eq!(status, 400);
+    assert!(body.contains("UnrecognizedClientException"), "{body}");
+    served.interrupt();
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }

@@ -10,6 +10,7 @@ use aws_sdk_dynamodb::Client;
 use criterion::{criterion_group, criterion_main, Criterion};
 use dynakey::fault::{FaultConfig, FaultInjector};
 use dynakey::{Db, Entity};
+use dynakey_tests::interleaved::{ratios, timed};
 use dynakey_tests::notes::Note;
 
 const SHARDS: u32 = 8;
@@ -38,7 +39,7 @@ fn fanout(c: &mut Criterion) {
     });
     let conf = local
         .config_builder()
-        .http_client(slow.wrap(aws_smithy_http_client::Builder::new().build_http()))
+        .http_client(slow.wrap(local.http_client()))
         .build();
     let db = Db::new(Client::from_conf(conf), "bench");
     let shards = || {
@@ -74,6 +75,20 @@ fn fanout(c: &mut Criterion) {
         })
     });
     g.finish();
+
+    // The ratio in one run, the cases interleaved.
+    println!("\nfanout: median of 9 interleaved rounds, ratio to concurrent");
+    let cases = [
+        timed("concurrent", || {
+            rt.block_on(db.query_many(shards()).descending().all())
+                .unwrap();
+        }),
+        timed("sequential", || {
+            rt.block_on(db.query_many(shards()).descending().sequential().all())
+                .unwrap();
+        }),
+    ];
+    ratios("8 shards, 5 ms", &cases, 9, Duration::from_millis(300));
 }
 
 criterion_group!(benches, fanout);

@@ -36,7 +36,7 @@ pub fn faulty(f: &Fixture, config: FaultConfig, max_attempts: u32) -> (Db, Fault
     let conf = f
         .local
         .config_builder()
-        .http_client(inj.wrap(aws_smithy_http_client::Builder::new().build_http()))
+        .http_client(inj.wrap(f.local.http_client()))
         .retry_config(RetryConfig::disabled())
         .build();
     let db = Db::new(Client::from_conf(conf), f.db.table_name()).with_retry(RetryPolicy {

@@ -413,8 +413,9 @@ fn metadata_names_keys_and_inputs() {
     assert_eq!(q.indexes.len(), 2);
     let g2 = q.index("GSI2").unwrap();
     assert!(g2.sparse);
-    assert_eq!(g2.pk.attr, "gsi2pk");
-    assert_eq!(g2.pk.fields, ["shard"]);
+    let (pk, _) = g2.template().unwrap();
+    assert_eq!(pk.attr, "gsi2pk");
+    assert_eq!(pk.fields, ["shard"]);
 }
 
 /// The seeds' design-patterns table (`dynakey_examples::designs::tables::Patterns`):

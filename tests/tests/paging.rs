@@ -16,6 +16,7 @@
 
 use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
 use dynakey::prelude::*;
+use dynakey::{Condition, Error};
 use dynakey::{Item, Page};
 use futures_util::TryStreamExt;
 use proptest::prelude::*;

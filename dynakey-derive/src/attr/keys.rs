@@ -2,7 +2,9 @@
 //! parsed by hand: they start with a bare string literal.
 
 use proc_macro2::Span;
+use syn::ext::IdentExt;
 use syn::parse::ParseStream;
+use syn::punctuated::Punctuated;
 use syn::{Attribute, Ident, LitStr, Token};
 
 use crate::ctxt::Ctxt;
@@ -34,6 +36,26 @@ pub struct RawIndex {
     pub sk_attr: Option<(String, Span)>,
     /// `projection = "KEYS_ONLY"` / `"INCLUDE(a, b)"` / `"ALL"`.
     pub projection: Option<TemplateLit>,
+    /// `pk(a, b)`: a native key, the fields' own attributes.
+    pub pk_native: Option<NativeList>,
+    /// `sk(c, d)`.
+    pub sk_native: Option<NativeList>,
+}
+
+/// The fields of a native key, as written: `pk(tenant, region)`. Names are
+/// the fields' without `r#` (keywords are allowed: `pk(type)`).
+#[derive(Clone)]
+pub struct NativeList {
+    pub names: Vec<(String, Span)>,
+    /// The whole `pk(..)`.
+    pub span: Span,
+}
+
+impl RawIndex {
+    /// Whether either key is written as a list of fields.
+    pub fn is_native(&self) -> bool {
+        self.pk_native.is_some() || self.sk_native.is_some()
+    }
 }
 
 /// The key templates of an entity.
@@ -42,6 +64,9 @@ pub struct RawKeys {
     pub pk: Option<TemplateLit>,
     pub sk: Option<TemplateLit>,
     pub indexes: Vec<RawIndex>,
+    /// `#[pk(..)]` / `#[sk(..)]` written as a native key (DYNA122, already
+    /// reported): no second error for a missing key.
+    pub native_table_key: bool,
 }
 
 const GSI_OPTIONS: &[&str] = &["pk", "sk", "sparse", "pk_attr", "sk_attr", "projection"];
@@ -89,6 +114,22 @@ pub fn keys(cx: &Ctxt, attrs: &[Attribute]) -> RawKeys {
                         *slot = Some(template(&lit, label.to_owned()));
                     }
                 }
+                Err(_) if attr.parse_args_with(|i: ParseStream<'_>| Punctuated::<Ident, Token![,]>::parse_terminated_with(i, Ident::parse_any)).is_ok() => {
+                    out.native_table_key = true;
+                    let list = attr.meta.require_list().map(|l| l.tokens.to_string()).unwrap_or_default();
+                    let written = format!("#[{label}({list})]");
+                    let span = attr.meta.require_list().map_or(attr.pound_token.span, |l| l.delimiter.span().join());
+                    cx.error(
+                        span,
+                        crate::render::native(
+                            "DYNA122",
+                            &format!("the table's {label} cannot be a native multi-attribute key: DynamoDB builds keys from several attributes only in global secondary indexes"),
+                            &written,
+                            label.len() + 3..written.len() - 2,
+                            &format!("write a template, as in #[{label}(\"TENANT#<tenant>#REGION#<region>\")], or declare the native key on an index: #[gsi(\"ByRegion\", pk(tenant, region))]"),
+                        ),
+                    )
+                }
                 Err(e) => cx.push(syn::Error::new(
                     e.span(),
                     format!("DYNA100: #[{label}] takes one template string, as in #[{label}(\"USER#<user_id>\")]"),
@@ -131,6 +172,8 @@ fn index(cx: &Ctxt, input: ParseStream<'_>, kind: IndexKind) -> syn::Result<RawI
         pk_attr: None,
         sk_attr: None,
         projection: None,
+        pk_native: None,
+        sk_native: None,
     };
     let options = if kind == IndexKind::Global {
         GSI_OPTIONS
@@ -144,6 +187,31 @@ fn index(cx: &Ctxt, input: ParseStream<'_>, kind: IndexKind) -> syn::Result<RawI
         }
         let key: Ident = input.parse()?;
         let k = key.to_string();
+        if (k == "pk" || k == "sk") && input.peek(syn::token::Paren) {
+            let content;
+            let parens = syn::parenthesized!(content in input);
+            let names =
+                Punctuated::<Ident, Token![,]>::parse_terminated_with(&content, Ident::parse_any)?;
+            let list = NativeList {
+                names: names
+                    .iter()
+                    .map(|n| (crate::unraw::Name::new(n).text, n.span()))
+                    .collect(),
+                span: key.span().join(parens.span.close()).unwrap_or(key.span()),
+            };
+            let what = format!("`{k}` of #[{which}(\"{}\")]", ix.name);
+            let slot = if k == "pk" {
+                &mut ix.pk_native
+            } else {
+                &mut ix.sk_native
+            };
+            if slot.is_some() || (k == "pk" && ix.pk.is_some()) || (k == "sk" && ix.sk.is_some()) {
+                twice(cx, key.span(), &what);
+            } else {
+                *slot = Some(list);
+            }
+            continue;
+        }
         let value: Option<LitStr> = if input.peek(Token![=]) {
             input.parse::<Token![=]>()?;
             Some(input.parse()?)

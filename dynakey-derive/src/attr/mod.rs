@@ -10,7 +10,7 @@
 mod keys;
 mod options;
 
-pub use keys::{keys, IndexKind, RawIndex, RawKeys};
+pub use keys::{keys, IndexKind, NativeList, RawIndex, RawKeys};
 pub use options::{
     crate_path, entity, field, projection, table, value_container, variant, FieldOpts,
 };

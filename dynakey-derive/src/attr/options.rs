@@ -1,7 +1,7 @@
 //! `#[dynamo(..)]` options, through darling.
 
 use darling::util::{Flag, Override, PathList, SpannedValue};
-use darling::{FromDeriveInput, FromField, FromVariant};
+use darling::{FromDeriveInput, FromField, FromMeta, FromVariant};
 use syn::{Attribute, DeriveInput};
 
 use super::report;
@@ -121,6 +121,8 @@ pub struct TableOpts {
     pub schema: Option<SpannedValue<String>>,
     /// A `const` of `&[Migration]`: the migrations that cover drift.
     pub migrations: Option<syn::Path>,
+    /// The stream view the code consumes (`stream = "NEW_AND_OLD_IMAGES"`).
+    pub stream: Option<SpannedValue<String>>,
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
 }
@@ -131,7 +133,14 @@ pub fn table(cx: &Ctxt, input: &DeriveInput) -> TableOpts {
             cx,
             e,
             "a table",
-            &["entities", "overlap", "schema", "migrations", "crate"],
+            &[
+                "entities",
+                "overlap",
+                "schema",
+                "migrations",
+                "stream",
+                "crate",
+            ],
         );
         TableOpts::default()
     })
@@ -158,8 +167,17 @@ pub struct FieldOpts {
     pub created_at: Flag,
     /// Set by the runtime on every write.
     pub updated_at: Flag,
-    /// One item per value, enforced with guard items.
-    pub unique: Flag,
+    /// One item per value, enforced with guard items: `unique` (one per
+    /// table) or `unique(scope = field)` (one per value of `field`).
+    pub unique: Option<Override<UniqueOpts>>,
+}
+
+/// The options of `unique(..)`.
+#[derive(FromMeta, Default, Clone)]
+pub struct UniqueOpts {
+    /// The field whose value scopes the unique value (`scope = tenant`:
+    /// one per tenant).
+    pub scope: Option<syn::Path>,
 }
 
 pub fn field(cx: &Ctxt, f: &syn::Field) -> FieldOpts {

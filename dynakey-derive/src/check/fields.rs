@@ -69,7 +69,11 @@ pub fn fields(cx: &Ctxt, named: &syn::FieldsNamed) -> Vec<Field> {
             default,
             validate: opts.validate.clone(),
             stamp,
-            unique: opts.unique.is_present(),
+            unique: opts.unique.is_some(),
+            unique_scope: match &opts.unique {
+                Some(darling::util::Override::Explicit(u)) => u.scope.clone(),
+                _ => None,
+            },
             span: f.span(),
             synthetic: false,
         });

@@ -9,7 +9,7 @@ use proc_macro2::Span;
 
 use crate::attr::{IndexKind, RawIndex, RawKeys};
 use crate::ctxt::Ctxt;
-use crate::model::{Field, IndexModel, KeyKind, KeyModel, KeyRole, Projection};
+use crate::model::{Field, IndexModel, KeyKind, KeyModel, KeyRole, NativeIndex, Projection};
 
 use super::projection::projection;
 use super::templates::{key, KeySpec};
@@ -24,8 +24,9 @@ pub fn indexes(
     raw: &RawKeys,
     table_pk: &KeyModel,
     has_sk: bool,
-) -> Vec<IndexModel> {
+) -> (Vec<IndexModel>, Vec<NativeIndex>) {
     let mut out = Vec::new();
+    let mut natives = Vec::new();
     let mut seen: HashMap<String, Span> = HashMap::new();
     let (mut gsis, mut lsis) = (0, 0);
     for ix in &raw.indexes {
@@ -48,6 +49,14 @@ pub fn indexes(
                     ix.name
                 ),
             );
+            continue;
+        }
+        if let Some(n) = super::native::native_index(cx, entity, fields, ix) {
+            match ix.kind {
+                IndexKind::Global => gsis += 1,
+                IndexKind::Local => lsis += 1,
+            }
+            natives.push(n);
             continue;
         }
         let model = match ix.kind {
@@ -75,7 +84,7 @@ pub fn indexes(
             ),
         );
     }
-    out
+    (out, natives)
 }
 
 fn attrs(ix: &RawIndex, snake: &str) -> (String, String) {

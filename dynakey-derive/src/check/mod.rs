@@ -11,6 +11,8 @@ mod delimiters;
 mod fields;
 mod formats;
 mod indexes;
+mod limits;
+mod native;
 mod optional;
 mod options;
 mod others;
@@ -43,6 +45,7 @@ const CHECKS: &[fn(&Ctxt, &Entity)] = &[
     parse_back::check_parse_back,
     optional::check_optional,
     attr_names::check_attr_names,
+    limits::check_limits,
     options::check_options,
     timestamps::check_timestamps,
     delimiters::check_delimiters,
@@ -148,10 +151,12 @@ pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<Entity> {
         index: None,
     };
     let pk_tpl = raw.pk.clone().unwrap_or_else(|| {
-        cx.error(
-            ident.span(),
-            format!("DYNA109: entity `{ident}` has no partition key\n  = help: add a template, as in #[pk(\"USER#<user_id>\")]"),
-        );
+        if !raw.native_table_key {
+            cx.error(
+                ident.span(),
+                format!("DYNA109: entity `{ident}` has no partition key\n  = help: add a template, as in #[pk(\"USER#<user_id>\")]"),
+            );
+        }
         TemplateLit {
             text: String::new(),
             span: ident.span(),
@@ -176,7 +181,7 @@ pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<Entity> {
             spec(KeyRole::Sort, sk_attr, "sk"),
         )
     });
-    let indexes = indexes::indexes(cx, &ident, &mut fields, &raw, &pk, sk.is_some());
+    let (indexes, natives) = indexes::indexes(cx, &ident, &mut fields, &raw, &pk, sk.is_some());
     let mut e = Entity {
         ident,
         vis: input.vis.clone(),
@@ -185,6 +190,7 @@ pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<Entity> {
         pk,
         sk,
         indexes,
+        natives,
         fields,
         update: UpdateModel::empty(),
         validate: opts.validate.clone(),

@@ -186,12 +186,26 @@ pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
             Err(e) => cx.error(lit.span(), format!("DYNA500: the schema snapshot {} of table `{ident}` does not exist ({schema_path}: {e})\n  = help: the path is relative to the file that holds #[derive(DynamoTable)], as `include_str!` reads it; write the snapshot with `DYNAKEY_SCHEMA=overwrite cargo test`, or drop `schema` for the default `dynakey/{ident}.schema` in the crate", lit.value())),
         }
     }
+    let stream = opts.stream.as_ref().and_then(|v| {
+        let variant = match v.as_str() {
+            "KEYS_ONLY" => "KeysOnly",
+            "NEW_IMAGE" => "NewImage",
+            "OLD_IMAGE" => "OldImage",
+            "NEW_AND_OLD_IMAGES" => "NewAndOldImages",
+            other => {
+                cx.error(v.span(), format!("DYNA307: `{other}` is not a stream view\n  = help: use one of KEYS_ONLY, NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES (typed changes need NEW_AND_OLD_IMAGES to say everything)"));
+                return None;
+            }
+        };
+        Some(variant)
+    });
     Some(Table {
         ident,
         entities,
         overlaps,
         schema_path,
         migrations: opts.migrations.clone(),
+        stream,
     })
 }
 

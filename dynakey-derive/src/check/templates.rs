@@ -72,7 +72,7 @@ pub fn key(
                             p.range.clone(),
                             Some(help),
                         );
-                        fields.push(synthetic(&p.name, tpl));
+                        fields.push(synthetic(&p.name, tpl.span));
                         fields.len() - 1
                     }
                 };
@@ -99,7 +99,7 @@ pub fn key(
 
 /// The stand-in for a placeholder that names no field (or a second
 /// mention of the same unknown name).
-fn synthetic(name: &str, tpl: &TemplateLit) -> Field {
+pub fn synthetic(name: &str, span: proc_macro2::Span) -> Field {
     let unit: syn::Type = syn::parse_quote!(());
     Field {
         name: Name::synthetic(name),
@@ -113,7 +113,8 @@ fn synthetic(name: &str, tpl: &TemplateLit) -> Field {
         validate: None,
         stamp: None,
         unique: false,
-        span: tpl.span,
+        unique_scope: None,
+        span,
         synthetic: true,
     }
 }

@@ -1,12 +1,13 @@
 //! Unique values (DYNA117): a type whose stored text is one per value,
 //! stored as its own attribute, and not part of the table key (which is
-//! one item per value already).
+//! one item per value already). A scope (`unique(scope = field)`, DYNA123)
+//! names another stored field of the entity whose text is one per value.
 
 use syn::spanned::Spanned;
 
 use crate::ctxt::Ctxt;
 use crate::model::{Entity, FieldRole};
-use crate::render::placeholder;
+use crate::render::{did_you_mean, placeholder};
 use crate::types::TypeKind;
 
 use super::diag;
@@ -22,18 +23,67 @@ pub fn role_name(r: FieldRole) -> &'static str {
     }
 }
 
+/// Whether a value of `kind` is stored as one text per value.
+fn one_text(kind: &TypeKind) -> bool {
+    matches!(
+        kind,
+        TypeKind::String
+            | TypeKind::Int
+            | TypeKind::Uuid
+            | TypeKind::Date
+            | TypeKind::DateTime
+            | TypeKind::Bool
+    )
+}
+
+/// A path as written (`crate::tenant`).
+fn path_text(p: &syn::Path) -> String {
+    let segs: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
+    let lead = if p.leading_colon.is_some() { "::" } else { "" };
+    format!("{lead}{}", segs.join("::"))
+}
+
+/// DYNA123: the scope of `f`'s unique value names another stored field of
+/// the entity whose stored text is one per value.
+fn check_scope(cx: &Ctxt, e: &Entity, f: &crate::model::Field, scope: &syn::Path) {
+    let name = &f.name.text;
+    let fields = || e.struct_fields().map(|(_, g)| g);
+    let Some(ident) = scope.get_ident() else {
+        cx.error(scope.span(), format!("DYNA123: #[dynamo(unique(scope = ..))] on `{name}` names `{}`, which is not a field name\n  = help: write the name of the field whose value scopes `{name}`: `unique(scope = tenant)`", path_text(scope)));
+        return;
+    };
+    let wanted = ident.to_string();
+    let Some(g) = fields().find(|g| g.name.text == wanted) else {
+        let names: Vec<&str> = fields()
+            .filter(|g| g.name.text != *name)
+            .map(|g| g.name.text.as_str())
+            .collect();
+        let hint = match did_you_mean(&wanted, names.iter().copied()) {
+            Some(s) => format!("did you mean `{s}`? "),
+            None => String::new(),
+        };
+        let list = names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        cx.error(ident.span(), format!("DYNA123: #[dynamo(unique(scope = {wanted}))] on `{name}`: `{wanted}` is not a field of `{}`\n  = help: {hint}the scope is one of the entity's fields: {list}", e.ident));
+        return;
+    };
+    if g.name.text == *name {
+        cx.error(ident.span(), format!("DYNA123: #[dynamo(unique(scope = {wanted}))] scopes `{name}` by itself\n  = help: name the field whose value scopes `{name}` (one `{name}` per value of it), or write `unique` for one per table"));
+    } else if !one_text(&g.kind) || !matches!(g.role, FieldRole::Plain | FieldRole::OmitEmpty) {
+        cx.error(ident.span(), format!("DYNA123: #[dynamo(unique(scope = {wanted}))] on `{name}`: `{wanted}` is not stored as one text per value\n  = help: a scope is a stored string, integer, uuid, date, instant or bool field (or an Option of one), not `serde`, `skip` or `ttl`"));
+    }
+}
+
 pub fn check_unique(cx: &Ctxt, e: &Entity) {
     for (_, f) in e.struct_fields().filter(|(_, f)| f.unique) {
         let name = &f.name.text;
-        let ok_kind = matches!(
-            f.kind,
-            TypeKind::String
-                | TypeKind::Int
-                | TypeKind::Uuid
-                | TypeKind::Date
-                | TypeKind::DateTime
-                | TypeKind::Bool
-        );
+        if let Some(scope) = &f.unique_scope {
+            check_scope(cx, e, f, scope);
+        }
+        let ok_kind = one_text(&f.kind);
         if !ok_kind {
             let ty = f.ty_text();
             cx.error(f.ty.span(), format!("DYNA117: #[dynamo(unique)] on `{name}` of type `{ty}`, whose stored text is not one per value\n  = help: a unique field is a string, an integer, a uuid, a date, an instant or a bool (or an Option of one); keep a normalized string beside it and mark that unique"));

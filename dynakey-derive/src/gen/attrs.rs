@@ -21,6 +21,7 @@ pub fn attrs(e: &Entity) -> (TokenStream, TokenStream) {
         .filter(|(_, f)| !f.skip())
         .map(|(_, f)| f)
         .collect();
+    // Documented, as a crate under `#![deny(missing_docs)]` requires.
     let fields = stored.iter().map(|f| {
         let (id, inner) = (&f.name.ident, &f.inner);
         let doc = format!("The attribute `{}`.", f.attr);
@@ -30,7 +31,7 @@ pub fn attrs(e: &Entity) -> (TokenStream, TokenStream) {
         let (id, attr) = (&f.name.ident, &f.attr);
         quote!(#id: #p::Field::new(#attr))
     });
-    let doc = format!("Typed handles on the attributes of `{ident}`, for conditions and filters.");
+    let doc = format!("Typed handles on the attributes of `{ident}`, for conditions and filters: one field per stored field, of the same name, holding its attribute name (`{ident}::attrs().field.eq(..)`).");
     let outer = quote! {
         #[doc = #doc]
         #vis struct #name {
@@ -38,6 +39,7 @@ pub fn attrs(e: &Entity) -> (TokenStream, TokenStream) {
         }
     };
     let impls = quote! {
+        #[automatically_derived]
         impl #ident {
             /// Typed handles on this entity's attributes.
             pub const fn attrs() -> #name {

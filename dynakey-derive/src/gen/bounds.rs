@@ -2,21 +2,30 @@
 //! an input of an index key brings every other input of that key) and
 //! DYNA228 (an upsert sets every field a new item needs).
 //!
-//! For each key with two or more open inputs, each input gets a bound over
-//! the fold of the key's input states (the runtime's `Folded`), with an
-//! `on_unimplemented` message naming the missing field and redrawing the
-//! template with a caret under it. Each trait has one blanket impl over
-//! the runtime's rule (`InputComplete`, `RequiredSet`), marked
-//! `do_not_recommend` so that an unmet bound is reported with the trait's
-//! own message.
+//! Each key with two or more open inputs gets one trait, bounded on the
+//! tuple of its inputs' states, whose message redraws the template with a
+//! caret under each input; the entity gets one trait for the fields a new
+//! item needs. Each trait has one blanket impl over the runtime's rule
+//! (`KeyComplete`, `AllRequired`), marked `do_not_recommend` so that an
+//! unmet bound is reported with the trait's own message. One trait per
+//! key, not per input, keeps what every user compiles on every edit small.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::dk;
 use super::update::Gen;
-use crate::render::{caret, placeholder};
+use crate::render::{carets, placeholder};
 use crate::unraw::camel;
+
+/// `a`, `b` and `c`.
+fn listed(names: &[String]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => quoted.concat(),
+    }
+}
 
 impl Gen<'_> {
     /// The traits the bounds name, and the `where` clause of `TypedUpdate`.
@@ -28,23 +37,20 @@ impl Gen<'_> {
         let mut bounds: Vec<TokenStream> = Vec::new();
         let state = |f: usize| -> &Ident { &self.params[self.state_of(f).expect("tracked")] };
         for k in self.u.keys.iter().filter(|k| k.open.len() >= 2) {
-            let states: Vec<&Ident> = k.open.iter().map(|&f| state(f)).collect();
-            let fold = if states.len() <= 16 {
-                quote!(<(#(#states,)*) as #p::Folded>::Out)
-            } else {
-                let mut fold = quote!(#p::Nil);
-                for s in &states {
-                    fold = quote!(<#fold as #p::Fold>::Then<#s>);
-                }
-                fold
-            };
             let key = e.key_of(k);
             let index = key.index.as_deref().unwrap_or_default();
-            let what = format!(
-                "{} `{}` of {}index `{index}`",
+            let names: Vec<String> = k
+                .open
+                .iter()
+                .map(|&f| e.fields[f].name.text.clone())
+                .collect();
+            let tr = format_ident!("{}{}Inputs", ident, camel(&key.attr));
+            let message = format!(
+                "DYNA226: this update of `{ident}` sets an input of {} `{}` of {}index `{index}` but not all of {}, so the key cannot be rebuilt",
                 key.attr,
                 key.tpl.text,
-                if k.sparse { "sparse " } else { "" }
+                if k.sparse { "sparse " } else { "" },
+                listed(&names)
             );
             let group = self
                 .u
@@ -53,49 +59,57 @@ impl Gen<'_> {
                 .find(|g| g.fields.contains(&k.open[0]))
                 .map(|g| super::setters::group_setter(e, &self.u.keys, g).to_string())
                 .unwrap_or_default();
-            for &f in &k.open {
-                let name = &e.fields[f].name;
-                let tr = format_ident!("{}{}Needs{}", ident, camel(&key.attr), camel(&name.text));
-                let message = format!(
-                    "DYNA226: this update of `{ident}` sets an input of {what} but not `{}`, so the key cannot be rebuilt",
-                    name.text
-                );
-                let label = format!("add `.{}(..)` to this update", name.with_prefix("set_"));
-                let drawn = placeholder(&key.tpl.text, &name.text)
-                    .map(|r| caret(&key.attr, &key.tpl.text, r, "not set by this update"))
-                    .unwrap_or_default();
-                let note = format!("DynamoDB cannot rebuild a key from what the item holds: set every input of a key the update changes, all at once with `.{group}(..)` where the update sets them conditionally");
-                traits.extend(quote! {
-                    #[diagnostic::on_unimplemented(message = #message, label = #label, note = #drawn, note = #note)]
-                    pub trait #tr<Acc> {}
-                    #[diagnostic::do_not_recommend]
-                    impl<S: #p::InputComplete<Acc, dyn #tr<Acc>>, Acc> #tr<Acc> for S {}
-                });
-                let s = state(f);
-                bounds.push(quote!(#s: #tr<#fold>));
-            }
-        }
-        let m = &self.mode;
-        for (pos, &f) in self.u.tracked.iter().enumerate() {
-            if !self.u.required.contains(&f) {
-                continue;
-            }
-            let name = &e.fields[f].name;
-            let tr = format_ident!("{}UpsertNeeds{}", ident, camel(&name.text));
-            let message = format!(
-                "DYNA228: this upsert of `{ident}` does not set `{}`, which a new item needs",
-                name.text
+            let label = format!(
+                "set {} in this update, or all at once with `.{group}(..)`",
+                listed(&names)
             );
-            let label = format!("add `.{}(..)` to this upsert", name.with_prefix("set_"));
-            let note = format!("an upsert creates the item when it is missing, so it sets every field reading the item needs (an `Option`, `omit_empty`, defaulted or set field may be left out); to change an existing item only, use `{ident}::update(..)`");
+            let ranges: Vec<_> = names
+                .iter()
+                .filter_map(|n| placeholder(&key.tpl.text, n))
+                .collect();
+            let drawn = carets(&key.attr, &key.tpl.text, &ranges, "set together");
+            let note = format!("the states above are those of {}, in this order: DynamoDB cannot rebuild a key from what the item holds, so an update sets every input of a key it changes (or removes one)", listed(&names));
+            traits.extend(quote! {
+                #[diagnostic::on_unimplemented(message = #message, label = #label, note = #drawn, note = #note)]
+                pub trait #tr {}
+                #[diagnostic::do_not_recommend]
+                impl<S: #p::KeyComplete<dyn #tr>> #tr for S {}
+            });
+            let states = k.open.iter().map(|&f| state(f));
+            bounds.push(quote!((#(#states,)*): #tr));
+        }
+        let required: Vec<(usize, usize)> = self
+            .u
+            .tracked
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| self.u.required.contains(f))
+            .map(|(pos, &f)| (pos, f))
+            .collect();
+        if !required.is_empty() {
+            let m = &self.mode;
+            let tr = format_ident!("{}NewItem", ident);
+            let names: Vec<String> = required
+                .iter()
+                .map(|&(_, f)| e.fields[f].name.text.clone())
+                .collect();
+            let message = format!(
+                "DYNA228: this upsert of `{ident}` does not set every field a new item needs: {}",
+                listed(&names)
+            );
+            let label = "an upsert creates the item when it is missing, so it sets each of them";
+            let note = format!("the states above are those of {}, in this order (an `Option`, `omit_empty`, defaulted or set field may be left out); to change an existing item only, use `{ident}::update(..)`", listed(&names));
             traits.extend(quote! {
                 #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
                 pub trait #tr<Mode> {}
                 #[diagnostic::do_not_recommend]
-                impl<S: #p::RequiredSet<Mode, dyn #tr<Mode>>, Mode> #tr<Mode> for S {}
+                impl<S: #p::AllRequired<Mode, dyn #tr<Mode>>, Mode> #tr<Mode> for S {}
             });
-            let s = &self.params[pos];
-            bounds.push(quote!(#s: #tr<#m>));
+            // Tuples of at most 16 (the runtime's rule has impls up to 16).
+            for chunk in required.chunks(16) {
+                let states = chunk.iter().map(|&(pos, _)| &self.params[pos]);
+                bounds.push(quote!((#(#states,)*): #tr<#m>));
+            }
         }
         let clause = if bounds.is_empty() {
             quote!()

@@ -7,43 +7,43 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::dk;
-use super::keys::{builder, from_self, may_be_absent, opt_builder};
+use super::keys::{builder, from_self, opt_builder};
 use crate::model::{DefaultValue, Entity, Field};
 use crate::unraw::local;
-
-/// The value of one stored field for the item: an expression of type
-/// `Option<AttributeValue>` (`None`: left out), or for a `serde` field a
-/// `Result` of one (`true`).
-fn encode(f: &Field, this: &TokenStream) -> (TokenStream, bool) {
-    let p = dk();
-    let id = &f.name.ident;
-    let sp = f.ty.span();
-    if f.serde() {
-        let name = &f.name.text;
-        return (quote!(#p::serde_to_attr(&#this.#id, #name)), true);
-    }
-    let call = if f.ttl() {
-        quote_spanned!(sp=> #p::Ttl::ttl_to_attr)
-    } else if f.omit_empty() {
-        quote_spanned!(sp=> #p::attr_unless_empty)
-    } else {
-        quote_spanned!(sp=> #p::Attr::to_attr)
-    };
-    (quote!(#call(&#this.#id)), false)
-}
 
 /// What `to_item` hands the writer for one attribute.
 enum Source {
     /// A constant text (the discriminator).
     Text(String),
-    /// A key every item has.
+    /// A key, by its builder (absent while an input of a sparse key is).
     Key(TokenStream),
-    /// A key that is absent while an input is.
-    Sparse(TokenStream),
-    /// A field's value (`Option<AttributeValue>`).
+    /// A field the writer encodes (`&self.f`).
+    Attr(TokenStream),
+    /// A field's value encoded otherwise (`Option<AttributeValue>`).
     Value(TokenStream),
     /// A field's value whose encoding can fail (`serde`).
     Encoded(TokenStream),
+}
+
+/// What `to_item` hands the writer for stored field `f`, with the field
+/// type's span (a type without `Attr` gets its error at the field).
+fn encode(f: &Field) -> Source {
+    let p = dk();
+    let id = &f.name.ident;
+    let sp = f.ty.span();
+    if f.serde() {
+        let name = &f.name.text;
+        return Source::Encoded(quote!(#p::serde_to_attr(&self.#id, #name)));
+    }
+    if f.ttl() {
+        let call = quote_spanned!(sp=> #p::Ttl::ttl_to_attr);
+        return Source::Value(quote!(#call(&self.#id)));
+    }
+    if f.omit_empty() {
+        let call = quote_spanned!(sp=> #p::attr_unless_empty);
+        return Source::Value(quote!(#call(&self.#id)));
+    }
+    Source::Attr(quote_spanned!(sp=> &self.#id))
 }
 
 /// The body of `to_item`. Every attribute value goes to the runtime's
@@ -63,23 +63,11 @@ pub fn to_item(e: &Entity) -> TokenStream {
     for ix in &e.indexes {
         for k in ix.written_keys() {
             let b = builder(e, k, ix.sparse, &from_self);
-            let source = if may_be_absent(e, k, ix.sparse) {
-                Source::Sparse(b)
-            } else {
-                Source::Key(b)
-            };
-            sources.push((k.attr.clone(), source));
+            sources.push((k.attr.clone(), Source::Key(b)));
         }
     }
-    let this = quote!(self);
     for (_, f) in e.struct_fields().filter(|(_, f)| !f.skip()) {
-        let (value, serde) = encode(f, &this);
-        let source = if serde {
-            Source::Encoded(value)
-        } else {
-            Source::Value(value)
-        };
-        sources.push((f.attr.clone(), source));
+        sources.push((f.attr.clone(), encode(f)));
     }
     // Two sources for one attribute (fields renamed alike) share a slot:
     // the last one that has a value wins, as with successive inserts.
@@ -94,8 +82,8 @@ pub fn to_item(e: &Entity) -> TokenStream {
         let at = syn::Index::from(slot);
         calls.extend(match source {
             Source::Text(t) => quote!(#w.text(#at, #t);),
-            Source::Key(b) => quote!(#w.key(#at, #b.finish());),
-            Source::Sparse(b) => quote!(#w.sparse_key(#at, #b.finish_opt());),
+            Source::Key(b) => quote!(#w.built(#at, #b);),
+            Source::Attr(v) => quote!(#w.attr(#at, #v);),
             Source::Value(v) => quote!(#w.set(#at, #v);),
             Source::Encoded(v) => quote!(#w.encoded(#at, #v);),
         });

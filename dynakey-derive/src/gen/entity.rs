@@ -17,15 +17,13 @@ pub fn expand(e: &Entity) -> TokenStream {
         for k in e.all_keys() {
             items.extend(super::keys::tpl_def(e, k));
         }
+        items.extend(super::native::attrs_defs(e));
     }
-    for k in e.all_keys() {
-        if k.role == crate::model::KeyRole::Sort {
-            let c = super::chain::chain(e, k);
-            outer.extend(c.structs);
-            items.extend(c.impls);
-            inherent.extend(c.entry);
-        }
-    }
+    inherent.extend(super::native::pk_fns(e));
+    let c = super::chain::chains(e);
+    outer.extend(c.structs);
+    items.extend(c.impls);
+    inherent.extend(c.entry);
     let update = super::update::expand(e);
     outer.extend(update.outer);
     items.extend(update.impls);
@@ -62,7 +60,7 @@ pub fn expand(e: &Entity) -> TokenStream {
             #meta
             fn to_item(&self) -> #p::Result<#p::Item, #p::EncodeError> #to_item
             fn from_item(__item: &#p::Item) -> #p::Result<Self, #p::DecodeError> #from_item
-            fn item_key(&self) -> #p::Result<#p::Key<Self>, #p::KeyFormatError> #item_key
+            fn item_key(&self) -> #p::KeyResult<#p::Key<Self>> #item_key
             #validate
         }
     });

@@ -58,6 +58,9 @@ pub enum Val {
     Ref(TokenStream),
     /// An `Option<&T>`: the key is absent with it.
     Opt(TokenStream),
+    /// A typed update's kept value (`__dk::slot(..)`): the key is
+    /// rewritten only when the update touches it.
+    Slot(TokenStream),
 }
 
 /// Values from the entity's own fields (`to_item`, `item_key`): `&self.f`,
@@ -113,6 +116,14 @@ pub fn builder(
                     quote_spanned!(sp=> .#m #ty (#v))
                 }
             }
+            Val::Slot(v) => {
+                let m = format_ident!("slot_{}", m);
+                if f.omit_empty() && sparse {
+                    quote_spanned!(sp=> .#m #ty (#p::nonempty_slot(#v)))
+                } else {
+                    quote_spanned!(sp=> .#m #ty (#v))
+                }
+            }
             Val::Ref(v) => {
                 let m = format_ident!("{}", m);
                 let write = quote_spanned!(sp=> .#m #ty (#v));
@@ -124,14 +135,7 @@ pub fn builder(
             }
         });
     }
-    quote!(#p::KeyBuilder::new(#tpl) #calls)
-}
-
-/// Whether an input of `k` may be absent, leaving the key absent (a sparse
-/// index's `Option` or `omit_empty` input).
-pub fn may_be_absent(e: &Entity, k: &KeyModel, sparse: bool) -> bool {
-    k.fields()
-        .any(|i| e.fields[i].optional || (sparse && e.fields[i].omit_empty()))
+    quote!(#tpl.build() #calls)
 }
 
 /// A public parameter of field `i`: `impl AsRef<str>` for a string,
@@ -204,13 +208,6 @@ pub fn kind_ty(k: &KeyModel) -> TokenStream {
     quote!(#p::#kind)
 }
 
-/// [`kind_ty`] through the full path, for items in the user's module.
-pub fn kind_ty_full(k: &KeyModel) -> TokenStream {
-    let p = super::private_path();
-    let kind = kind_ident(k);
-    quote!(#p::#kind)
-}
-
 /// The inherent functions of the keys: `pk(..)` and each index's
 /// `<index>_pk(..)`, the sort-key chains' entry points (their steps are
 /// `chain`'s), `key(..)`, `<index>_key(..)` and the `parse_*` functions.
@@ -257,7 +254,7 @@ fn pk_fn(e: &Entity, k: &KeyModel) -> TokenStream {
     quote! {
         #[doc = #doc]
         #allow
-        pub fn #name(#(#params),*) -> #p::Result<#p::PartitionKey<#ident, #kind>, #p::KeyFormatError> #body
+        pub fn #name(#(#params),*) -> #p::KeyResult<#p::PartitionKey<#ident, #kind>> #body
     }
 }
 
@@ -285,7 +282,7 @@ fn key_fn(e: &Entity) -> TokenStream {
     quote! {
         #[doc = #doc]
         #allow
-        pub fn key(#(#params),*) -> #p::Result<#p::Key<#ident>, #p::KeyFormatError> #body
+        pub fn key(#(#params),*) -> #p::KeyResult<#p::Key<#ident>> #body
     }
 }
 
@@ -328,7 +325,7 @@ fn index_key_fn(
     quote! {
         #[doc = #doc]
         #allow
-        pub fn #name(#(#params),*) -> #p::Result<(#p::String, #p::Option<#p::String>), #p::KeyFormatError> #body
+        pub fn #name(#(#params),*) -> #p::KeyResult<#p::IndexKeys> #body
     }
 }
 
@@ -369,6 +366,6 @@ fn parse_fn(e: &Entity, k: &KeyModel) -> TokenStream {
     );
     quote! {
         #[doc = #doc]
-        pub fn #name(key: &str) -> #p::Result<(#(#tys,)*), #p::KeyFormatError> #body
+        pub fn #name(key: &str) -> #p::KeyResult<(#(#tys,)*)> #body
     }
 }

@@ -3,11 +3,12 @@
 //! from the templates' descriptions.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 
 use super::dk;
 use super::keys::tpl_name;
-use crate::model::{Entity, IndexModel, KeyKind, KeyModel, Projection, Stamp};
+use crate::model::{Entity, IndexModel, KeyKind, KeyModel, NativeIndex, Projection, Stamp};
 
 fn key_meta(e: &Entity, k: &KeyModel) -> TokenStream {
     let p = dk();
@@ -19,20 +20,25 @@ fn key_meta(e: &Entity, k: &KeyModel) -> TokenStream {
     quote!(#p::KeyMeta::__of(#tpl, &[#(#names),*]))
 }
 
-fn index_meta(e: &Entity, ix: &IndexModel) -> TokenStream {
+fn projection(e: &Entity, projection: &Projection) -> TokenStream {
     let p = dk();
-    let kind = match ix.kind {
-        KeyKind::Local => quote!(#p::IndexKind::Local),
-        _ => quote!(#p::IndexKind::Global),
-    };
-    let projection = match &ix.projection {
+    match projection {
         Projection::All => quote!(#p::IndexProjection::All),
         Projection::KeysOnly => quote!(#p::IndexProjection::KeysOnly),
         Projection::Include(fs) => {
             let attrs = fs.iter().map(|&i| &e.fields[i].attr);
             quote!(#p::IndexProjection::Include(&[#(#attrs),*]))
         }
+    }
+}
+
+fn index_meta(e: &Entity, ix: &IndexModel) -> TokenStream {
+    let p = dk();
+    let kind = match ix.kind {
+        KeyKind::Local => quote!(#p::IndexKind::Local),
+        _ => quote!(#p::IndexKind::Global),
     };
+    let projection = projection(e, &ix.projection);
     let pk = key_meta(e, &ix.pk);
     let sk = match &ix.sk {
         Some(k) => {
@@ -43,6 +49,20 @@ fn index_meta(e: &Entity, ix: &IndexModel) -> TokenStream {
     };
     let sparse = ix.sparse;
     quote!(#p::IndexMeta::__new(#kind, #pk, #sk, #sparse, #projection))
+}
+
+/// A native index: its attribute lists are the consts `gen::native`
+/// writes.
+fn native_meta(e: &Entity, n: &NativeIndex) -> TokenStream {
+    let p = dk();
+    let (pk, sk) = (
+        super::native::attrs_name(n, false),
+        super::native::attrs_name(n, true),
+    );
+    let name = &n.name;
+    let sparse = n.sparse(&e.fields);
+    let projection = projection(e, &n.projection);
+    quote!(#p::IndexMeta::__native(#name, #pk, #sk, #sparse, #projection))
 }
 
 /// `const META: &'static EntityMeta = ..;`
@@ -58,12 +78,31 @@ pub fn meta(e: &Entity) -> TokenStream {
         }
         None => quote!(#p::None),
     };
-    let indexes = e.indexes.iter().map(|ix| index_meta(e, ix));
+    let indexes = e
+        .indexes
+        .iter()
+        .map(|ix| index_meta(e, ix))
+        .chain(e.natives.iter().map(|n| native_meta(e, n)));
     let fields = e.struct_fields().filter(|(_, f)| !f.skip()).map(|(_, f)| {
         // May be absent from a stored item (a set reads as empty).
         let optional = f.may_be_absent() || crate::types::is_set(&f.inner);
         let (name, attr, ty, default) = (&f.name.text, &f.attr, f.ty_text(), f.default.is_some());
-        quote!(#p::FieldMeta::__new(#name, #attr, #optional, #ty, #default))
+        // `FieldForm::Own`, `Ttl` or `Serde`.
+        let own = f.form_word() == "own";
+        let form = format_ident!("{}", crate::unraw::camel(f.form_word()));
+        // What the snapshot records below the field's line: the names its
+        // own type stores (its `Attr`), none for `ttl` and `serde`.
+        let shape = if own && !crate::types::holds_no_names(&f.ty) {
+            let fty = &f.ty;
+            quote_spanned!(fty.span()=> #p::Shape::of::<#fty>)
+        } else {
+            quote!(#p::String::new)
+        };
+        if *name == *attr && !optional && !default && own {
+            quote!(#p::FieldMeta::__plain(#name, #ty, #shape))
+        } else {
+            quote!(#p::FieldMeta::__new(#name, #attr, #optional, #ty, #default, #p::FieldForm::#form, #shape))
+        }
     });
     let attr_of = |pred: &dyn Fn(&crate::model::Field) -> bool| {
         e.fields.iter().find(|f| pred(f)).map(|f| f.attr.clone())
@@ -89,6 +128,21 @@ pub fn meta(e: &Entity) -> TokenStream {
         .collect();
     if !unique.is_empty() {
         with.extend(quote!(.__with_unique(&[#(#unique),*])));
+    }
+    // Each scoped unique attribute with its scope's attribute (the scope
+    // names a field: DYNA123).
+    let (scoped, scopes): (Vec<&String>, Vec<&String>) = e
+        .fields
+        .iter()
+        .filter(|f| f.unique)
+        .filter_map(|f| {
+            let name = f.unique_scope.as_ref()?.get_ident()?.to_string();
+            let scope = e.fields.iter().find(|g| g.name.text == name)?;
+            Some((&f.attr, &scope.attr))
+        })
+        .unzip();
+    if !scoped.is_empty() {
+        with.extend(quote!(.__with_unique_scopes(&[#((#scoped, #scopes)),*])));
     }
     quote! {
         const META: &'static #p::EntityMeta = &#p::EntityMeta::__new(

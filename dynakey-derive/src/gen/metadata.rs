@@ -10,74 +10,102 @@
 //! with spans (DYNA301–305, and the drift checks DYNA500–506). The macro is
 //! `pub(crate)`: a table lists entities of its own crate.
 //!
-//! The metadata's literals carry the spans of the entity's attributes, so
-//! an error about a template points at the template.
 
-use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
 
-use crate::model::{Entity, KeyKind, KeyModel, Projection};
+use crate::model::{Entity, KeyKind, KeyModel};
 
-/// `key "attr" "template"`, the template with its literal's span.
-fn key(k: &KeyModel) -> TokenStream {
-    let attr = &k.attr;
-    let mut tpl = Literal::string(&k.tpl.text);
-    tpl.set_span(k.tpl.span);
-    quote!(key #attr #tpl)
+/// `"text"` as one word of the metadata (quoted, `"` and `\` escaped, as
+/// the schema snapshot writes words).
+fn word(out: &mut String, text: &str) {
+    out.push_str(" \"");
+    for c in text.chars() {
+        if c == '"' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
 }
 
-/// The entity's metadata, as `table_step!` reads it (see `tablecheck::meta`).
+/// The DynamoDB type of a native key attribute as far as the field's type
+/// tells (`?` for types the derive cannot classify, such as unit enums:
+/// the table check compares only what both sides know).
+pub fn key_class(f: &crate::model::Field) -> &'static str {
+    use crate::types::TypeKind;
+    match f.kind {
+        TypeKind::String | TypeKind::Uuid | TypeKind::Date | TypeKind::DateTime => "S",
+        TypeKind::Int | TypeKind::Float | TypeKind::Decimal => "N",
+        _ if crate::types::is_blob(&f.inner) => "B",
+        _ => "?",
+    }
+}
+
+/// The entity's metadata, as `table_step!` reads it (see
+/// `tablecheck::meta`): the entity's name, and its facts as one string
+/// literal of lines of words (one token, whatever the entity's size).
 pub fn tokens(e: &Entity) -> TokenStream {
     let ident = &e.ident;
     if e.stub {
         return quote!({ #ident failed });
     }
-    let (disc, disc_attr) = (&e.discriminator, &e.disc_attr);
-    let pk = key(&e.pk);
-    let sk = e.sk.as_ref().map(|k| {
-        let k = key(k);
-        quote!(#k;)
-    });
-    let indexes = e.indexes.iter().map(|ix| {
-        let kind = match ix.kind {
-            KeyKind::Local => quote!(local),
-            _ => quote!(global),
-        };
-        let mut name = Literal::string(&ix.name);
-        name.set_span(ix.name_span);
-        let sparse = if ix.sparse {
-            quote!(sparse)
+    let mut t = String::from("entity");
+    word(&mut t, &e.discriminator);
+    word(&mut t, &e.disc_attr);
+    // `key` starts a line of its own for the table's keys, and follows
+    // its index on the index's line.
+    let key = |t: &mut String, k: &KeyModel, sep: &str| {
+        t.push_str(sep);
+        t.push_str("key");
+        word(t, &k.attr);
+        word(t, &k.tpl.text);
+    };
+    key(&mut t, &e.pk, "\n");
+    if let Some(sk) = &e.sk {
+        key(&mut t, sk, "\n");
+    }
+    for ix in &e.indexes {
+        t.push_str(if ix.kind == KeyKind::Local {
+            "\nindex local"
         } else {
-            quote!(dense)
-        };
-        let projection = match &ix.projection {
-            Projection::All => quote!(all),
-            Projection::KeysOnly => quote!(keys_only),
-            Projection::Include(fs) => {
-                let attrs = fs.iter().map(|&i| &e.fields[i].attr);
-                quote!(include(#(#attrs)*))
+            "\nindex global"
+        });
+        word(&mut t, &ix.name);
+        key(&mut t, &ix.pk, " ");
+        if let Some(sk) = &ix.sk {
+            key(&mut t, sk, " ");
+        }
+    }
+    for n in &e.natives {
+        t.push_str("\nnative");
+        word(&mut t, &n.name);
+        for (which, fields) in [("pk", &n.pk), ("sk", &n.sk)] {
+            t.push(' ');
+            t.push_str(which);
+            for &i in fields.iter() {
+                let f = &e.fields[i];
+                word(&mut t, &f.name.text);
+                word(&mut t, &f.attr);
+                word(&mut t, key_class(f));
             }
-        };
-        let pk = key(&ix.pk);
-        let sk = ix.sk.as_ref().map(key);
-        quote!(index #kind #name #sparse #projection #pk #sk;)
-    });
-    let fields = e.struct_fields().filter(|(_, f)| !f.skip()).map(|(_, f)| {
-        let (name, attr, ty) = (&f.name.text, &f.attr, f.ty_text());
+        }
+    }
+    for (_, f) in e.struct_fields().filter(|(_, f)| !f.skip()) {
+        t.push_str("\nfield");
+        word(&mut t, &f.name.text);
+        word(&mut t, &f.attr);
+        word(&mut t, &f.ty_text());
         let optional = f.may_be_absent() || crate::types::is_set(&f.inner);
-        let optional = if optional {
-            quote!(optional)
+        t.push_str(if optional { " optional" } else { " required" });
+        t.push_str(if f.default.is_some() {
+            " default"
         } else {
-            quote!(required)
-        };
-        let default = if f.default.is_some() {
-            quote!(default)
-        } else {
-            quote!(nodefault)
-        };
-        quote_spanned!(f.span=> field #name #attr #ty #optional #default;)
-    });
-    quote!({ #ident #disc #disc_attr #pk; #sk #(#indexes)* #(#fields)* })
+            " nodefault"
+        });
+        word(&mut t, f.form_word());
+    }
+    quote!({ #ident #t })
 }
 
 /// `macro_rules!` under a name of its own and a `use` of it as the

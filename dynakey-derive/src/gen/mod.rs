@@ -16,6 +16,7 @@ pub mod entity;
 pub mod keys;
 pub mod meta;
 pub mod metadata;
+pub mod native;
 pub mod projection;
 pub mod setters;
 pub mod table;

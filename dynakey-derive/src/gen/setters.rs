@@ -65,16 +65,17 @@ impl Gen<'_> {
     fn set_stmts(&self, i: usize, value: &Ident) -> TokenStream {
         let p = dk();
         let f = &self.e.fields[i];
-        let (attr, name, ty) = (&f.attr, &f.name.text, &f.ty);
+        let (attr, name) = (&f.attr, &f.name.text);
         let v = local("v");
+        // The type comes from the value's `IntoField<T>` bound.
         let set = if f.serde() {
-            quote!(self.__c.set_serde::<#ty>(#attr, #name, #value))
+            quote!(self.__c.set_serde(#attr, #name, #value))
         } else if f.ttl() {
-            quote!(self.__c.set_ttl::<#ty>(#attr, #value))
+            quote!(self.__c.set_ttl(#attr, #value))
         } else if f.omit_empty() {
-            quote!(self.__c.set_omit_empty::<#ty>(#attr, #value))
+            quote!(self.__c.set_omit_empty(#attr, #value))
         } else {
-            quote!(self.__c.set::<#ty>(#attr, #value))
+            quote!(self.__c.set(#attr, #value))
         };
         let slot = self
             .u
@@ -113,7 +114,6 @@ impl Gen<'_> {
                 continue;
             }
             if self.u.table_key.contains(&i) {
-                methods.extend(self.trap(f));
                 continue;
             }
             methods.extend(self.field_setters(i, f, &value));
@@ -143,8 +143,20 @@ impl Gen<'_> {
                 self
             }
         });
+        // The builder under other states: what a setter that moves one
+        // returns, its type inferred from the setter's.
+        let rs: Vec<Ident> = (0..ps.len()).map(|i| format_ident!("R{}", i)).collect();
+        let retype = (!ps.is_empty()).then(|| {
+            quote! {
+                fn __re<#(#rs),*>(self) -> #b<#m, #(#rs),*> {
+                    #b { __c: self.__c, __s: #p::PhantomData }
+                }
+            }
+        });
         quote! {
+            #[automatically_derived]
             impl<#m: #p::UpdateMode, #(#ps),*> #b #args {
+                #retype
                 #methods
             }
         }
@@ -224,7 +236,7 @@ impl Gen<'_> {
                 f.name.text
             ),
             quote!(#value_param: #value_ty),
-            quote!(self.__c.set_if_not_exists::<#ty>(#attr, #value)),
+            quote!(self.__c.set_if_not_exists(#attr, #value)),
             true,
         ));
         let set_prefixed = |prefix: &str| f.name.with_prefix(prefix);
@@ -323,14 +335,38 @@ impl Gen<'_> {
         }
     }
 
-    /// A table-key field's setter, which does not compile (DYNA227).
-    fn trap(&self, f: &Field) -> TokenStream {
-        let p = dk();
-        let set = f.name.with_prefix("set_");
+    /// The setters of table-key fields, which do not compile (DYNA227):
+    /// outside the scoped block, so rustc names them `EUpdate::set_x` (not
+    /// `_::<impl ..>`), and spanned at the field, where the note points.
+    pub fn traps(&self) -> TokenStream {
+        let full = super::private_path();
+        let e = self.e;
+        let (b, m, ps, args) = (&self.builder, &self.mode, &self.params, self.args());
+        let mut methods = TokenStream::new();
+        for (i, f) in e.struct_fields() {
+            if !self.u.table_key.contains(&i) || f.skip() || f.version() {
+                continue;
+            }
+            let set = f.name.with_prefix("set_");
+            methods.extend(super::update::respan(
+                quote! {
+                    #[doc(hidden)]
+                    pub fn #set(self, _: impl #full::TableKeyField) -> Self {
+                        self
+                    }
+                },
+                f.name.ident.span(),
+            ));
+        }
+        if methods.is_empty() {
+            return methods;
+        }
+        // Never called in a program that compiles, so never "used".
         quote! {
-            #[doc(hidden)]
-            pub fn #set(self, _: impl #p::TableKeyField) -> Self {
-                self
+            #[automatically_derived]
+            #[allow(dead_code)]
+            impl<#m, #(#ps),*> #b #args {
+                #methods
             }
         }
     }

@@ -40,6 +40,16 @@ pub fn expand(t: &Table) -> TokenStream {
         facts.extend(quote!(overlap(#a, #b)));
     }
     let chain = chain("table", facts, entities);
+    let stream = match t.stream {
+        Some(v) => {
+            let v = proc_macro2::Ident::new(v, proc_macro2::Span::call_site());
+            quote!(.stream(#krate::changes::StreamView::#v))
+        }
+        None => TokenStream::new(),
+    };
+    let options_doc = format!(
+        "What the code of table `{ident}` needs of the table beyond its entities: the stream it consumes (`#[dynamo(stream = ..)]`). Add the production settings to it; `create_table_with`, `verify_table_with` and the exports take it."
+    );
     quote! {
         #[automatically_derived]
         impl #ident {
@@ -62,6 +72,29 @@ pub fn expand(t: &Table) -> TokenStream {
             pub fn check_schema() -> #p::Result<(), #p::String> {
                 #p::schema::check_file(::std::path::Path::new(Self::SCHEMA_PATH), &Self::schema())
             }
+
+            #[doc = #options_doc]
+            pub fn options() -> #krate::table::TableOptions {
+                <#krate::table::TableOptions as #p::Default>::default() #stream
+            }
+
+            /// The CloudFormation template of the table, named `name`,
+            /// with `options` (start from `Self::options()`).
+            pub fn cloudformation(
+                name: &str,
+                options: &#krate::table::TableOptions,
+            ) -> #p::Result<#krate::table::export::CloudFormation, #p::Error> {
+                #krate::table::export::cloudformation(name, Self::ENTITIES, options)
+            }
+
+            /// The Terraform (`.tf.json`) document of the table, named
+            /// `name`, with `options` (start from `Self::options()`).
+            pub fn terraform(
+                name: &str,
+                options: &#krate::table::TableOptions,
+            ) -> #p::Result<#krate::table::export::Terraform, #p::Error> {
+                #krate::table::export::terraform(name, Self::ENTITIES, options)
+            }
         }
         #chain
     }
@@ -70,6 +103,7 @@ pub fn expand(t: &Table) -> TokenStream {
 /// Emitted beside the errors when the derive fails.
 pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
     let p = private_path();
+    let krate = crate_path();
     let ident = &input.ident;
     if !input.generics.params.is_empty() {
         return TokenStream::new();
@@ -87,6 +121,24 @@ pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
             }
             #[doc(hidden)]
             pub fn check_schema() -> #p::Result<(), #p::String> {
+                #p::stub()
+            }
+            #[doc(hidden)]
+            pub fn options() -> #krate::table::TableOptions {
+                #p::stub()
+            }
+            #[doc(hidden)]
+            pub fn cloudformation(
+                _: &str,
+                _: &#krate::table::TableOptions,
+            ) -> #p::Result<#krate::table::export::CloudFormation, #p::Error> {
+                #p::stub()
+            }
+            #[doc(hidden)]
+            pub fn terraform(
+                _: &str,
+                _: &#krate::table::TableOptions,
+            ) -> #p::Result<#krate::table::export::Terraform, #p::Error> {
                 #p::stub()
             }
         }

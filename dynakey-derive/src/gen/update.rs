@@ -53,7 +53,8 @@ pub fn expand(e: &Entity) -> UpdateCode {
         mode,
         params,
     };
-    let outer = g.strukt();
+    let mut outer = g.strukt();
+    outer.extend(g.traps());
     let mut impls = g.setters();
     impls.extend(g.impls());
     UpdateCode { outer, impls }
@@ -121,9 +122,7 @@ impl Gen<'_> {
 
     /// The builder rebuilt in place with another type (the state moves).
     pub fn rebuilt(&self) -> TokenStream {
-        let p = dk();
-        let b = &self.builder;
-        quote!(#b { __c: self.__c, __s: #p::PhantomData })
+        quote!(self.__re())
     }
 
     fn strukt(&self) -> TokenStream {
@@ -171,8 +170,26 @@ impl Gen<'_> {
         let ps = &self.params;
         let args = self.args();
         let (traits, bounds) = self.bounds();
-        let parts = body(e.stub, || self.into_parts());
+        let parts = body(e.stub, || self.parts_fn());
         let ctors = self.ctors();
+        // Spanned at the struct's name, not the derive: rustc then adds no
+        // "consider manually implementing" to an unmet DYNA226/228 bound.
+        // The item's own tokens (attribute, header, braces) spanned at the
+        // struct's name, its body's left as they are (`self` keeps one
+        // hygiene, for entities a user's macro declares).
+        let header = respan(
+            quote!(#[automatically_derived] impl<#m: #p::UpdateMode, #(#ps: #p::State),*> #p::TypedUpdate for #b #args #bounds),
+            ident.span(),
+        );
+        let mut braces = proc_macro2::Group::new(
+            proc_macro2::Delimiter::Brace,
+            quote! {
+                type Entity = #ident;
+                fn into_parts(self) -> #p::Result<#p::UpdateParts<#ident>, #p::Error> #parts
+            },
+        );
+        braces.set_span(ident.span());
+        let typed = quote!(#header #braces);
         quote! {
             #[automatically_derived]
             impl<#m, #(#ps),*> #p::Debug for #b #args {
@@ -181,11 +198,8 @@ impl Gen<'_> {
                 }
             }
             #traits
+            #typed
             #[automatically_derived]
-            impl<#m: #p::UpdateMode, #(#ps: #p::State),*> #p::TypedUpdate for #b #args #bounds {
-                type Entity = #ident;
-                fn into_parts(self) -> #p::Result<#p::UpdateParts<#ident>, #p::Error> #parts
-            }
             impl #ident {
                 #ctors
             }
@@ -200,35 +214,23 @@ impl Gen<'_> {
             if self.u.kept.contains(&i) {
                 Val::Ref(quote!(&#c.vals.#at))
             } else if f.optional {
-                Val::Opt(quote!(#p::flat(&#c.vals.#at)))
+                Val::Slot(quote!(#p::slot_opt(&#c.vals.#at)))
             } else {
-                Val::Opt(quote!(#c.vals.#at.as_ref()))
+                Val::Slot(quote!(#p::slot(&#c.vals.#at)))
             }
         }
     }
 
     /// Rewrites (or removes) every index key whose open inputs the update
     /// touches.
-    fn into_parts(&self) -> TokenStream {
+    fn parts_fn(&self) -> TokenStream {
         let e = self.e;
         let c = local("c");
-        let k_ = local("k");
         let mut out = quote!(let mut #c = self.__c;);
         let vals = self.vals(&c);
         for k in self.u.keys.iter().filter(|k| !k.open.is_empty()) {
-            let touched = k.open.iter().map(|&i| {
-                let at = self.val_index(i).expect("open inputs have slots");
-                quote!(#c.vals.#at.is_some())
-            });
-            let key = e.key_of(k);
-            let b = builder(e, key, k.sparse, &vals);
-            let attr = &key.attr;
-            out.extend(quote! {
-                if #(#touched)||* {
-                    let #k_ = #b.finish_opt();
-                    #c.index_key(#attr, #k_);
-                }
-            });
+            let b = builder(e, e.key_of(k), k.sparse, &vals);
+            out.extend(quote!(#c.rekey(#b);));
         }
         if let Some(v) = e.fields.iter().find(|f| f.version()) {
             let attr = &v.attr;
@@ -263,7 +265,7 @@ impl Gen<'_> {
                 let f = &e.fields[i];
                 let id = &f.name.ident;
                 match from_params(i, f) {
-                    Val::Ref(v) | Val::Opt(v) => quote!(let #id = #v;),
+                    Val::Ref(v) | Val::Opt(v) | Val::Slot(v) => quote!(let #id = #v;),
                 }
             })
             .collect();
@@ -329,4 +331,23 @@ impl Gen<'_> {
             pub fn upsert(#(#key_params),*) -> #b<#p::Upsert> #upsert_body
         }
     }
+}
+
+/// `tokens` with every span set to `span` (groups included).
+pub fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    tokens
+        .into_iter()
+        .map(|t| match t {
+            TokenTree::Group(g) => {
+                let mut n = Group::new(g.delimiter(), respan(g.stream(), span));
+                n.set_span(span);
+                TokenTree::Group(n)
+            }
+            mut other => {
+                other.set_span(span);
+                other
+            }
+        })
+        .collect()
 }

@@ -31,6 +31,9 @@ pub fn expand(v: &Value) -> TokenStream {
                     fn to_attr(&self) -> #p::Option<#p::AttributeValue> {
                         #p::Some(#p::AttributeValue::S(#p::String::from(self.dynamo_name())))
                     }
+                    fn __shape(__shape: &mut #p::Shape) {
+                        #(__shape.value(#names);)*
+                    }
                     fn from_attr(__v: &#p::AttributeValue, __path: &#p::AttrPath<'_>) -> #p::Result<Self, #p::DecodeError> {
                         match __v {
                             #p::AttributeValue::S(__s) => match __s.as_str() {
@@ -39,6 +42,22 @@ pub fn expand(v: &Value) -> TokenStream {
                             },
                             _ => #p::Err(#p::unit_enum_mismatch(__v, __path, Self::__NAMES)),
                         }
+                    }
+                }
+                #[automatically_derived]
+                #[diagnostic::do_not_recommend]
+                impl #p::NativeKeyAttr for #ident {
+                    const TYPE: #p::KeyAttrType = #p::KeyAttrType::S;
+                    fn key_value(&self) -> #p::Result<#p::AttributeValue, #p::KeyPartError> {
+                        #p::native_str(self.dynamo_name())
+                    }
+                }
+                #[automatically_derived]
+                #[diagnostic::do_not_recommend]
+                impl #p::NativePrefix for #ident {
+                    type Prefix = str;
+                    fn prefix_value(__prefix: &str) -> #p::Option<#p::AttributeValue> {
+                        #p::native_str_prefix(__prefix)
                     }
                 }
                 #[automatically_derived]
@@ -67,6 +86,11 @@ pub fn expand(v: &Value) -> TokenStream {
                 };
                 quote!(#put(&mut #item, #attr, &self.#id);)
             });
+            let members = fields.iter().filter(|f| f.stored()).map(|f| {
+                let (ty, name, attr, text) = (&f.ty, &f.name.text, &f.attr, f.ty_text());
+                let optional = f.may_be_absent();
+                quote_spanned!(ty.span()=> __shape.member::<#ty>(#name, #attr, #text, #optional);)
+            });
             let n = fields.len();
             let r = local("r");
             let value = construct(fields, &r);
@@ -85,6 +109,9 @@ pub fn expand(v: &Value) -> TokenStream {
                         };
                         let #r = #p::ItemReader::nested(__item, *__path);
                         #p::Ok(#value)
+                    }
+                    fn __shape(__shape: &mut #p::Shape) {
+                        #(#members)*
                     }
                 }
             }

@@ -6,7 +6,7 @@
 
 use proc_macro2::Span;
 
-use super::meta::{MetaEntity, MetaKey};
+use super::meta::{MetaEntity, MetaIndex, MetaKey};
 use crate::ctxt::Ctxt;
 use crate::render::caret;
 
@@ -60,12 +60,28 @@ fn same_table_key(a: &MetaEntity, b: &MetaEntity) -> bool {
 fn index_clash(a: &MetaEntity, b: &MetaEntity) -> Option<String> {
     for x in &a.indexes {
         for y in &b.indexes {
+            if x.native.is_some() || y.native.is_some() {
+                if x.name == y.name {
+                    if let Some(why) = native_clash(x, y) {
+                        return Some(format!(
+                            "index `{}` is {} in `{}` and {} in `{}`{why}",
+                            x.name,
+                            native_shape(x),
+                            a.name(),
+                            native_shape(y),
+                            b.name()
+                        ));
+                    }
+                }
+                // A native index writes no attribute of its own.
+                continue;
+            }
             let same_sk = match (&x.sk, &y.sk) {
                 (None, None) => true,
                 (Some(p), Some(q)) => p.attr == q.attr,
                 _ => false,
             };
-            if x.name.value() == y.name.value() {
+            if x.name == y.name {
                 if x.global != y.global || x.pk.attr != y.pk.attr || !same_sk {
                     let shape = |i: &super::meta::MetaIndex| {
                         format!(
@@ -79,7 +95,7 @@ fn index_clash(a: &MetaEntity, b: &MetaEntity) -> Option<String> {
                     };
                     return Some(format!(
                         "index `{}` is {} in `{}` and {} in `{}`",
-                        x.name.value(),
+                        x.name.clone(),
                         shape(x),
                         a.name(),
                         shape(y),
@@ -100,9 +116,9 @@ fn index_clash(a: &MetaEntity, b: &MetaEntity) -> Option<String> {
                     };
                     return Some(format!(
                         "indexes `{}` of `{}` and `{}` of `{}` both write attribute `{attr}`",
-                        x.name.value(),
+                        x.name.clone(),
                         a.name(),
-                        y.name.value(),
+                        y.name.clone(),
                         b.name()
                     ));
                 }
@@ -110,6 +126,106 @@ fn index_clash(a: &MetaEntity, b: &MetaEntity) -> Option<String> {
         }
     }
     None
+}
+
+/// `a native index with keys pk(tenant:S, region:S), sk(n:N)`, or a
+/// template index's shape.
+fn native_shape(i: &MetaIndex) -> String {
+    let list = |ks: &[(String, String)]| {
+        ks.iter()
+            .map(|(a, c)| format!("{a}:{c}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match &i.native {
+        Some(n) if n.sk.is_empty() => format!("a native index with key pk({})", list(&n.pk)),
+        Some(n) => format!(
+            "a native index with keys pk({}), sk({})",
+            list(&n.pk),
+            list(&n.sk)
+        ),
+        None => format!(
+            "a template index with keys `{}`{}",
+            i.pk.attr,
+            i.sk.as_ref()
+                .map(|k| format!(", `{}`", k.attr))
+                .unwrap_or_default()
+        ),
+    }
+}
+
+/// Why two indexes of one name, one of them native, cannot be one index
+/// of the table (DynamoDB refuses the second entity's writes): `None` when
+/// they agree.
+fn native_clash(x: &MetaIndex, y: &MetaIndex) -> Option<String> {
+    let (Some(p), Some(q)) = (&x.native, &y.native) else {
+        return Some(String::new());
+    };
+    let same = |a: &[(String, String)], b: &[(String, String)]| {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|((an, ac), (bn, bc))| an == bn && (ac == bc || ac == "?" || bc == "?"))
+    };
+    (!same(&p.pk, &q.pk) || !same(&p.sk, &q.sk))
+        .then(|| ": a native index's key is the same attributes, of the same types, in the same order, for every entity".to_owned())
+}
+
+/// DYNA306: one attribute name with two DynamoDB types among the key
+/// attributes of the table's entities (a table defines each key attribute
+/// once). Template keys are S; a native key's attribute has its field's
+/// type.
+pub fn attribute_types(cx: &Ctxt, table: &str, a: &MetaEntity, b: &MetaEntity, at: Span) -> bool {
+    let typed = |e: &MetaEntity| {
+        let mut out: Vec<(String, String, String)> = Vec::new();
+        let mut key = |attr: &str, class: &str, where_: String| {
+            out.push((attr.to_owned(), class.to_owned(), where_));
+        };
+        key(&e.pk.attr, "S", "the table's partition key".into());
+        if let Some(sk) = &e.sk {
+            key(&sk.attr, "S", "the table's sort key".into());
+        }
+        for ix in &e.indexes {
+            match &ix.native {
+                Some(n) => {
+                    for (attr, class) in n.pk.iter().chain(&n.sk) {
+                        key(
+                            attr,
+                            class,
+                            format!("a key attribute of native index `{}`", ix.name),
+                        );
+                    }
+                }
+                None => {
+                    if ix.global {
+                        key(
+                            &ix.pk.attr,
+                            "S",
+                            format!("the partition key of index `{}`", ix.name),
+                        );
+                    }
+                    if let Some(sk) = &ix.sk {
+                        key(
+                            &sk.attr,
+                            "S",
+                            format!("the sort key of index `{}`", ix.name),
+                        );
+                    }
+                }
+            }
+        }
+        out
+    };
+    let (ta, tb) = (typed(a), typed(b));
+    for (attr, ca, wa) in &ta {
+        for (battr, cb, wb) in &tb {
+            if attr == battr && ca != cb && ca != "?" && cb != "?" {
+                cx.error(at, format!("DYNA306: in table `{table}`, attribute `{attr}` is {wa} of `{}`, of type {ca}, and {wb} of `{}`, of type {cb}; a table gives each key attribute one type\n  = help: rename one of the fields (#[dynamo(rename = \"..\")]), or give both the same type", a.name(), b.name()));
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// Where `a`'s sort-key prefix swallows `b`'s in a partition they can
@@ -135,11 +251,11 @@ fn overlap<'a>(
     if let Some(o) = at(None, &a.pk, a.sk.as_ref(), &b.pk, b.sk.as_ref()) {
         return Some(o);
     }
-    for x in &a.indexes {
-        for y in &b.indexes {
-            if x.name.value() == y.name.value() {
+    for x in a.indexes.iter().filter(|i| i.native.is_none()) {
+        for y in b.indexes.iter().filter(|i| i.native.is_none()) {
+            if x.name == y.name {
                 if let Some(o) = at(
-                    Some(x.name.value()),
+                    Some(x.name.clone()),
                     &x.pk,
                     x.sk.as_ref(),
                     &y.pk,
@@ -218,7 +334,10 @@ pub fn pair(
         return;
     }
     if let Some(why) = index_clash(a, b) {
-        cx.error(at, format!("DYNA304: in table `{table}`, `{an}` and `{bn}` disagree on an index: {why}\n  = help: give indexes of one name the same kind and pk_attr/sk_attr, and indexes of different names different attributes"));
+        cx.error(at, format!("DYNA304: in table `{table}`, `{an}` and `{bn}` disagree on an index: {why}\n  = help: give indexes of one name the same kind and pk_attr/sk_attr (native ones the same fields' attributes and types), and indexes of different names different attributes"));
+        return;
+    }
+    if !attribute_types(cx, table, a, b, at) {
         return;
     }
     if !shadowing(cx, table, a, b, a_over_b, at) {

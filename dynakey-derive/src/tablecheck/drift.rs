@@ -108,7 +108,7 @@ fn entity_drifts(
         }
     }
     for w in &was.indexes {
-        let Some(n) = e.indexes.iter().find(|n| n.name.value() == w.name) else {
+        let Some(n) = e.indexes.iter().find(|n| n.name == w.name) else {
             continue;
         };
         // A local index's partition key is the table's.
@@ -134,7 +134,7 @@ fn entity_drifts(
             help: format!("declare Migration::backfill::<{name}>(..) in the table's migrations and run db.migrate(..) (db.sync_table(..) first when the index is new to the table)"),
             covered_by: quote!(#krate::__private::schema::backfilled(M, #ty)),
             what: format!("{name}Index{}", crate::unraw::camel(&w.name)),
-            span: n.name.span(),
+            span,
         });
     }
     for n in &e.fields {
@@ -160,6 +160,21 @@ fn entity_drifts(
                         help: "keep the old struct and declare Migration::rekey::<Old, New>(..), or keep the type".into(),
                         covered_by: rekey(krate, &name),
                         what: format!("{name}FieldType{}", crate::unraw::camel(&n.name)),
+                        span,
+                    });
+                } else if w.form != n.form {
+                    let stored = |form: &str| match form {
+                        "ttl" => "as epoch seconds (#[dynamo(ttl)])",
+                        "serde" => "in serde's form (#[dynamo(serde)])",
+                        _ => "in its type's own form",
+                    };
+                    out.push(Drift {
+                        code: "DYNA506",
+                        message: format!("{}stores field `{}` {} where stored items hold it {}, so they may not read", head("DYNA506"), n.name, stored(&n.form), stored(&w.form)),
+                        drawing: String::new(),
+                        help: "keep the old struct and declare Migration::rekey::<Old, New>(..), or keep how the field is stored".into(),
+                        covered_by: rekey(krate, &name),
+                        what: format!("{name}FieldForm{}", crate::unraw::camel(&n.name)),
                         span,
                     });
                 }
@@ -203,7 +218,7 @@ pub fn check(
                 let span = owner
                     .entities
                     .get(i)
-                    .map_or(owner.name.span(), |p| syn::spanned::Spanned::span(p));
+                    .map_or(owner.name.span(), syn::spanned::Spanned::span);
                 entity_drifts(&table, krate, &metas[i], w, span, &mut drifts);
             }
             None => {

@@ -3,20 +3,20 @@
 //! macro (see `gen::metadata`), in the order the entities are listed.
 
 use proc_macro2::{Span, TokenStream};
+
 use syn::parse::{Parse, ParseStream};
 use syn::{braced, bracketed, parenthesized, Ident, LitStr, Path, Token};
 
-/// A key as an entity recorded it: its attribute and template (the
-/// template's literal has the span of the entity's attribute).
+/// A key as an entity recorded it: its attribute and template.
 #[derive(Clone)]
 pub struct MetaKey {
     pub attr: String,
-    pub template: LitStr,
+    pub template: String,
 }
 
 impl MetaKey {
     pub fn text(&self) -> String {
-        self.template.value()
+        self.template.clone()
     }
 
     /// The literal text before the first placeholder.
@@ -33,9 +33,19 @@ impl MetaKey {
 
 pub struct MetaIndex {
     pub global: bool,
-    pub name: LitStr,
+    pub name: String,
     pub pk: MetaKey,
     pub sk: Option<MetaKey>,
+    /// A native index: its keys' text is `pk(a, b)` / `sk(c)` of field
+    /// names (as the snapshot writes it), under the attribute `native`.
+    pub native: Option<MetaNative>,
+}
+
+/// The attributes of a native index, in key order: (stored attribute,
+/// `S`/`N`/`B`, or `?` when the derive cannot tell), partition then sort.
+pub struct MetaNative {
+    pub pk: Vec<(String, String)>,
+    pub sk: Vec<(String, String)>,
 }
 
 pub struct MetaField {
@@ -44,6 +54,8 @@ pub struct MetaField {
     pub ty: String,
     pub optional: bool,
     pub default: bool,
+    /// `own`, `ttl` or `serde`: see `Field::form_word`.
+    pub form: String,
 }
 
 pub struct MetaEntity {
@@ -65,108 +77,105 @@ impl MetaEntity {
     }
 }
 
-fn key(input: ParseStream<'_>) -> syn::Result<MetaKey> {
-    let kw: Ident = input.parse()?;
-    if kw != "key" {
-        return Err(syn::Error::new(kw.span(), "expected `key`"));
-    }
-    let attr: LitStr = input.parse()?;
-    let template: LitStr = input.parse()?;
-    Ok(MetaKey {
-        attr: attr.value(),
-        template,
-    })
-}
-
 impl Parse for MetaEntity {
     fn parse(outer: ParseStream<'_>) -> syn::Result<Self> {
         let input;
         braced!(input in outer);
         let ident: Ident = input.parse()?;
-        if input.peek(Ident) {
-            let failed: Ident = input.parse()?;
-            if failed == "failed" {
-                let empty = MetaKey {
-                    attr: String::new(),
-                    template: LitStr::new("", Span::call_site()),
-                };
-                return Ok(MetaEntity {
-                    ident,
-                    failed: true,
-                    disc: String::new(),
-                    disc_attr: String::new(),
-                    pk: empty,
-                    sk: None,
-                    indexes: Vec::new(),
-                    fields: Vec::new(),
-                });
-            }
-        }
-        let disc: LitStr = input.parse()?;
-        let disc_attr: LitStr = input.parse()?;
-        let pk = key(&input)?;
-        input.parse::<Token![;]>()?;
         let mut e = MetaEntity {
             ident,
             failed: false,
-            disc: disc.value(),
-            disc_attr: disc_attr.value(),
-            pk,
+            disc: String::new(),
+            disc_attr: String::new(),
+            pk: MetaKey {
+                attr: String::new(),
+                template: String::new(),
+            },
             sk: None,
             indexes: Vec::new(),
             fields: Vec::new(),
         };
-        while !input.is_empty() {
-            let fork = input.fork();
-            let kw: Ident = fork.parse()?;
-            match kw.to_string().as_str() {
-                "key" => {
-                    e.sk = Some(key(&input)?);
-                    input.parse::<Token![;]>()?;
+        if input.peek(Ident) {
+            input.parse::<Ident>()?;
+            e.failed = true;
+            return Ok(e);
+        }
+        let text: LitStr = input.parse()?;
+        let bad = |m: String| syn::Error::new(text.span(), m);
+        let mut keys = 0;
+        for line in text.value().lines() {
+            let w = crate::snapshot::words(line).map_err(bad)?;
+            let w: Vec<&str> = w.iter().map(String::as_str).collect();
+            let key = |attr: &str, tpl: &str| MetaKey {
+                attr: attr.to_owned(),
+                template: tpl.to_owned(),
+            };
+            match w.as_slice() {
+                ["entity", disc, attr] => {
+                    e.disc = (*disc).to_owned();
+                    e.disc_attr = (*attr).to_owned();
                 }
-                "index" => {
-                    input.parse::<Ident>()?;
-                    let kind: Ident = input.parse()?;
-                    let name: LitStr = input.parse()?;
-                    // Sparseness and projection: no check across entities
-                    // reads them.
-                    let _sparse: Ident = input.parse()?;
-                    let proj: Ident = input.parse()?;
-                    if proj == "include" {
-                        let content;
-                        parenthesized!(content in input);
-                        let _: TokenStream = content.parse()?;
+                ["key", attr, tpl] => {
+                    match keys {
+                        0 => e.pk = key(attr, tpl),
+                        _ => e.sk = Some(key(attr, tpl)),
                     }
-                    let pk = key(&input)?;
-                    let sk = if input.peek(Ident) {
-                        Some(key(&input)?)
-                    } else {
-                        None
+                    keys += 1;
+                }
+                ["index", kind, name, "key", pa, pt, rest @ ..] => e.indexes.push(MetaIndex {
+                    global: *kind == "global",
+                    name: (*name).to_owned(),
+                    pk: key(pa, pt),
+                    sk: match rest {
+                        ["key", sa, st] => Some(key(sa, st)),
+                        _ => None,
+                    },
+                    native: None,
+                }),
+                ["native", name, "pk", rest @ ..] => {
+                    let (mut pk, mut sk) = (Vec::new(), Vec::new());
+                    let (mut pk_f, mut sk_f) = (Vec::new(), Vec::new());
+                    let mut in_sk = false;
+                    let mut words = rest.iter();
+                    while let Some(w) = words.next() {
+                        if *w == "sk" {
+                            in_sk = true;
+                            continue;
+                        }
+                        let (Some(attr), Some(class)) = (words.next(), words.next()) else {
+                            return Err(bad(format!(
+                                "a native key of three words per field: {line:?}"
+                            )));
+                        };
+                        let (fs, ks) = if in_sk {
+                            (&mut sk_f, &mut sk)
+                        } else {
+                            (&mut pk_f, &mut pk)
+                        };
+                        fs.push(*w);
+                        ks.push(((*attr).to_owned(), (*class).to_owned()));
+                    }
+                    let key = |which: &str, fs: &[&str]| MetaKey {
+                        attr: "native".into(),
+                        template: crate::snapshot::native_text(which, fs),
                     };
-                    input.parse::<Token![;]>()?;
                     e.indexes.push(MetaIndex {
-                        global: kind == "global",
-                        name,
-                        pk,
-                        sk,
+                        global: true,
+                        name: (*name).to_owned(),
+                        pk: key("pk", &pk_f),
+                        sk: (!sk_f.is_empty()).then(|| key("sk", &sk_f)),
+                        native: Some(MetaNative { pk, sk }),
                     });
                 }
-                _ => {
-                    input.parse::<Ident>()?;
-                    let name: LitStr = input.parse()?;
-                    let attr: LitStr = input.parse()?;
-                    let ty: LitStr = input.parse()?;
-                    let optional: Ident = input.parse()?;
-                    let default: Ident = input.parse()?;
-                    input.parse::<Token![;]>()?;
-                    e.fields.push(MetaField {
-                        name: name.value(),
-                        attr: attr.value(),
-                        ty: ty.value(),
-                        optional: optional == "optional",
-                        default: default == "default",
-                    });
-                }
+                ["field", name, attr, ty, optional, default, form] => e.fields.push(MetaField {
+                    name: (*name).to_owned(),
+                    attr: (*attr).to_owned(),
+                    ty: (*ty).to_owned(),
+                    optional: *optional == "optional",
+                    default: *default == "default",
+                    form: (*form).to_owned(),
+                }),
+                _ => return Err(bad(format!("not a line of an entity's metadata: {line:?}"))),
             }
         }
         Ok(e)

@@ -18,7 +18,8 @@ use crate::error::Error;
 use crate::explain::Explain;
 use crate::key::Key;
 use crate::obs::Span;
-use crate::ops::{build_err, into_future};
+use crate::ops::into_future;
+use crate::write::build_err;
 
 /// A batch get of entity `E`. Build it with [`Db::batch_get`].
 ///
@@ -48,6 +49,17 @@ pub struct BatchGet<E> {
     pub(super) keys: Vec<Key<E>>,
     pub(super) consistent: bool,
     pub(super) _e: PhantomData<fn() -> E>,
+}
+
+impl<E> Clone for BatchGet<E> {
+    fn clone(&self) -> Self {
+        BatchGet {
+            db: self.db.clone(),
+            keys: self.keys.clone(),
+            consistent: self.consistent,
+            _e: PhantomData,
+        }
+    }
 }
 
 impl<E: Entity> fmt::Debug for BatchGet<E> {

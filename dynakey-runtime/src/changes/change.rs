@@ -6,6 +6,7 @@ use std::time::SystemTime;
 
 use super::record::Operation;
 use crate::codec::Item;
+pub use crate::error::change::Image;
 
 /// One change of one item, decoded as `T` (a `#[derive(DynamoUnion)]` enum
 /// or a single entity), from any source (see [`ChangeDecoder`](super::ChangeDecoder)).
@@ -100,28 +101,6 @@ pub enum ChangeKind<T> {
         /// The images the record lacks.
         lacks: Lacks,
     },
-}
-
-/// Old or new image.
-///
-/// ```
-/// assert_eq!(dynakey_runtime::changes::Image::Old.to_string(), "old image");
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Image {
-    /// The item before the change.
-    Old,
-    /// The item after the change.
-    New,
-}
-
-impl fmt::Display for Image {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Old => "old image",
-            Self::New => "new image",
-        })
-    }
 }
 
 /// The images a record lacks for its change.

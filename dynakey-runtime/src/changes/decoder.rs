@@ -7,10 +7,10 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::change::{Change, ChangeKind, Image, Lacks};
 use super::diff;
-use super::error::ChangeError;
 use super::record::{ChangeRecord, Operation};
 use crate::codec::{DecodeError, Item};
 use crate::entity::{Entity, EntityMeta, IndexMeta};
+use crate::error::change::ChangeError;
 use crate::union::EntityUnion;
 
 type DecodeFn<T> = fn(&str, &Item) -> Option<Result<T, DecodeError>>;
@@ -48,6 +48,7 @@ type DecodeFn<T> = fn(&str, &Item) -> Option<Result<T, DecodeError>>;
 /// let ChangeKind::Inserted(note) = change.kind else { panic!() };
 /// assert_eq!(note, Note { user: "ann".into(), id: 1, text: "hi".into() });
 /// ```
+#[must_use]
 pub struct ChangeDecoder<T> {
     metas: Vec<&'static EntityMeta>,
     indexes: Vec<&'static IndexMeta>,

@@ -28,17 +28,12 @@ pub(crate) fn changed_fields(
     out
 }
 
-/// The index key of `item` in `ix`: its attributes, while all exist.
-fn index_key<'a>(
-    ix: &IndexMeta,
-    item: &'a Item,
-) -> Option<(&'a AttributeValue, Option<&'a AttributeValue>)> {
-    let pk = item.get(ix.pk.attr)?;
-    let sk = match &ix.sk {
-        Some(k) => Some(item.get(k.attr)?),
-        None => None,
-    };
-    Some((pk, sk))
+/// The index key of `item` in `ix`: the values of its key attributes, in
+/// key order, while all exist (an item lacking one is out of the index: a
+/// sparse template index writes no key attribute, and DynamoDB leaves an
+/// item lacking a native key attribute out).
+fn index_key<'a>(ix: &IndexMeta, item: &'a Item) -> Option<Vec<&'a AttributeValue>> {
+    ix.key_attrs().map(|a| item.get(a)).collect()
 }
 
 /// The indexes of `metas` (deduplicated by name; a table's entities agree
@@ -70,8 +65,8 @@ pub(crate) fn index_changes(
         let transition = match (before, after) {
             (None, Some(_)) => IndexTransition::Entered,
             (Some(_), None) => IndexTransition::Left,
-            (Some((p0, s0)), Some((p1, s1))) => {
-                if same_value(p0, p1) && same_opt(s0, s1) {
+            (Some(k0), Some(k1)) => {
+                if k0.iter().zip(&k1).all(|(a, b)| same_value(a, b)) {
                     continue;
                 }
                 IndexTransition::Moved

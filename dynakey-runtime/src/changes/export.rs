@@ -25,10 +25,10 @@ use std::io::BufRead;
 use super::change::Change;
 use super::decoder::ChangeDecoder;
 use super::dynamo_json::{export_line, ExportLine};
-use super::error::ChangeError;
 use super::record::{ChangeRecord, Operation, StreamView};
 use super::time::{self, Source};
 use crate::codec::Item;
+use crate::error::change::ChangeError;
 
 /// A line of a table export that could not be read, with its line number
 /// (from 1, counting every line).
@@ -161,6 +161,7 @@ impl std::error::Error for ExportError {
 /// assert_eq!(ExportReader::new(export.as_bytes()).items().count(), 3);
 /// ```
 #[derive(Debug)]
+#[must_use]
 pub struct ExportReader<R> {
     input: R,
     line: u64,

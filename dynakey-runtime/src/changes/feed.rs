@@ -81,6 +81,7 @@ enum Buffered<T> {
 /// # });
 /// ```
 #[derive(Debug)]
+#[must_use = "a change feed reads nothing until polled (catch_up, poll)"]
 pub struct ChangeFeed<T> {
     db: Db,
     decoder: ChangeDecoder<T>,

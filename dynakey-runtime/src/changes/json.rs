@@ -8,10 +8,10 @@ use serde_json::Value;
 
 use super::change::Change;
 use super::decoder::ChangeDecoder;
-use super::error::ChangeError;
 use super::record::{is_ttl_identity, ChangeRecord, Operation, StreamView};
 use super::time::{self, Source};
 use crate::codec::Item;
+use crate::error::change::ChangeError;
 
 /// An item (a map of attribute values) from DynamoDB JSON.
 pub(crate) fn item(v: &Value, path: &str) -> Result<Item, ChangeError> {

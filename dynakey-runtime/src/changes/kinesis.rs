@@ -18,10 +18,10 @@ use serde_json::Value;
 
 use super::change::Change;
 use super::decoder::ChangeDecoder;
-use super::error::ChangeError;
 use super::json::record_from;
 use super::record::ChangeRecord;
 use super::time::Source;
+use crate::error::change::ChangeError;
 
 /// A [`ChangeRecord`] from the data of one Kinesis record written by
 /// Kinesis Data Streams for DynamoDB (the bytes Kinesis's `GetRecords`, the

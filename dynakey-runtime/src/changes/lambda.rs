@@ -7,9 +7,9 @@ use aws_lambda_events::event::dynamodb::{Event, EventRecord, StreamViewType};
 
 use super::change::Change;
 use super::decoder::ChangeDecoder;
-use super::error::ChangeError;
 use super::record::{is_ttl_identity, ChangeRecord, Operation, StreamView};
 use crate::codec::Item;
+use crate::error::change::ChangeError;
 
 fn image(i: &serde_dynamo::Item) -> Option<Item> {
     // The event gives an absent image as an empty map; a stored item

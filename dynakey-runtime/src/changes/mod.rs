@@ -77,7 +77,6 @@ mod checkpoint;
 mod decoder;
 mod diff;
 mod dynamo_json;
-mod error;
 mod export;
 mod export_load;
 mod json;
@@ -97,10 +96,10 @@ mod streams_api;
 #[cfg(feature = "lambda")]
 mod lambda;
 
+pub use crate::error::change::ChangeError;
 pub use change::{Change, ChangeKind, Image, IndexChange, IndexTransition, Lacks};
 pub use checkpoint::Checkpoint;
 pub use decoder::ChangeDecoder;
-pub use error::ChangeError;
 pub use export::{ExportError, ExportErrorKind, ExportReader};
 pub use export_load::ExportLoad;
 pub use json::{item_from_json, item_to_json, record_from_json};

@@ -2,75 +2,10 @@
 //! event or DynamoDB JSON all become a [`ChangeRecord`] before the one
 //! decoder reads it.
 
-use std::fmt;
 use std::time::SystemTime;
 
 use crate::codec::Item;
-
-/// What happened to the item.
-///
-/// Streams name three operations (INSERT, MODIFY, REMOVE); a REMOVE by
-/// DynamoDB's TTL service (the record's `userIdentity` is `Service` /
-/// `dynamodb.amazonaws.com`) is [`Operation::Expire`] here.
-///
-/// ```
-/// use dynakey_runtime::changes::Operation;
-/// assert_eq!(Operation::from_event_name("MODIFY", false), Some(Operation::Modify));
-/// assert_eq!(Operation::from_event_name("REMOVE", true), Some(Operation::Expire));
-/// assert_eq!(Operation::from_event_name("INSERT", true), Some(Operation::Insert));
-/// assert_eq!(Operation::from_event_name("UPSERT", false), None);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Operation {
-    /// A new item (INSERT).
-    Insert,
-    /// An item written over (MODIFY).
-    Modify,
-    /// An item deleted by a request (REMOVE).
-    Remove,
-    /// An item deleted by TTL (REMOVE by the TTL service).
-    Expire,
-}
-
-impl Operation {
-    /// The operation of a record's `eventName`; `ttl` says whether its
-    /// `userIdentity` is TTL's (only a REMOVE can be an expiry).
-    pub fn from_event_name(name: &str, ttl: bool) -> Option<Self> {
-        match name {
-            "INSERT" => Some(Self::Insert),
-            "MODIFY" => Some(Self::Modify),
-            "REMOVE" if ttl => Some(Self::Expire),
-            "REMOVE" => Some(Self::Remove),
-            _ => None,
-        }
-    }
-
-    /// The images a typed change of this operation is built from: (old, new).
-    ///
-    /// ```
-    /// use dynakey_runtime::changes::Operation;
-    /// assert_eq!(Operation::Modify.needs(), (true, true));
-    /// assert_eq!(Operation::Expire.needs(), (true, false));
-    /// ```
-    pub fn needs(self) -> (bool, bool) {
-        match self {
-            Self::Insert => (false, true),
-            Self::Modify => (true, true),
-            Self::Remove | Self::Expire => (true, false),
-        }
-    }
-}
-
-impl fmt::Display for Operation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Insert => "insert",
-            Self::Modify => "modify",
-            Self::Remove => "remove",
-            Self::Expire => "expiry",
-        })
-    }
-}
+pub use crate::error::change::{Operation, StreamView};
 
 /// Whether a record's `userIdentity` is DynamoDB's TTL service, the mark
 /// of an expiry.
@@ -81,68 +16,6 @@ impl fmt::Display for Operation {
 /// ```
 pub fn is_ttl_identity(kind: Option<&str>, principal: Option<&str>) -> bool {
     kind == Some("Service") && principal == Some("dynamodb.amazonaws.com")
-}
-
-/// The images a stream writes (its `StreamViewType`); also the setting
-/// `create_table` enables a stream with.
-///
-/// ```
-/// use dynakey_runtime::changes::StreamView;
-/// let v = StreamView::parse("NEW_IMAGE").unwrap();
-/// assert_eq!((v.has_old(), v.has_new()), (false, true));
-/// assert_eq!(v.as_str(), "NEW_IMAGE");
-/// assert_eq!(StreamView::default(), StreamView::NewAndOldImages);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum StreamView {
-    /// Only the key attributes.
-    KeysOnly,
-    /// The item after the change.
-    NewImage,
-    /// The item before the change.
-    OldImage,
-    /// Both: what typed changes need to say everything.
-    #[default]
-    NewAndOldImages,
-}
-
-impl StreamView {
-    /// The API's name, e.g. `NEW_AND_OLD_IMAGES`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::KeysOnly => "KEYS_ONLY",
-            Self::NewImage => "NEW_IMAGE",
-            Self::OldImage => "OLD_IMAGE",
-            Self::NewAndOldImages => "NEW_AND_OLD_IMAGES",
-        }
-    }
-
-    /// The view an API name names.
-    pub fn parse(name: &str) -> Option<Self> {
-        match name {
-            "KEYS_ONLY" => Some(Self::KeysOnly),
-            "NEW_IMAGE" => Some(Self::NewImage),
-            "OLD_IMAGE" => Some(Self::OldImage),
-            "NEW_AND_OLD_IMAGES" => Some(Self::NewAndOldImages),
-            _ => None,
-        }
-    }
-
-    /// Whether records carry the old image.
-    pub fn has_old(self) -> bool {
-        matches!(self, Self::OldImage | Self::NewAndOldImages)
-    }
-
-    /// Whether records carry the new image.
-    pub fn has_new(self) -> bool {
-        matches!(self, Self::NewImage | Self::NewAndOldImages)
-    }
-}
-
-impl fmt::Display for StreamView {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// One stream record in a source-neutral form: what the decoder reads.
@@ -158,6 +31,7 @@ impl fmt::Display for StreamView {
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+#[must_use]
 pub struct ChangeRecord {
     /// What happened.
     pub op: Operation,

@@ -12,9 +12,9 @@ use aws_sdk_dynamodbstreams::types::{
 
 use super::change::Change;
 use super::decoder::ChangeDecoder;
-use super::error::ChangeError;
 use super::record::{is_ttl_identity, ChangeRecord, Operation, StreamView};
 use crate::codec::Item;
+use crate::error::change::ChangeError;
 
 /// One Streams API attribute value as aws-sdk-dynamodb's.
 ///

@@ -25,7 +25,7 @@ use serde_json::Value;
 use time::format_description::well_known::Iso8601;
 use time::{OffsetDateTime, PrimitiveDateTime};
 
-use super::error::ChangeError;
+use crate::error::change::ChangeError;
 
 /// Where a record comes from: what unit its numbers are documented in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,11 +6,9 @@ use std::hash::{BuildHasher, Hash};
 use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue;
 use rust_decimal::Decimal;
-use time::{Date, OffsetDateTime};
 use uuid::Uuid;
 
 use super::{Attr, AttrPath, DecodeError, SetMember};
-use crate::key::KeyText;
 
 impl Attr for String {
     fn to_attr(&self) -> Option<AttributeValue> {
@@ -93,26 +91,16 @@ fn decimal(n: &str) -> Option<Decimal> {
 }
 
 /// Integer text without the formatting machinery: the codec's hot path
-/// (`to_string` goes through `Formatter` and costs several times more).
-fn int_text(negative: bool, magnitude: u64) -> String {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    let mut n = magnitude;
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    let mut s = String::with_capacity(buf.len() - i + usize::from(negative));
-    if negative {
-        s.push('-');
-    }
-    // ASCII digits: one byte each, no UTF-8 validation pass.
-    s.extend(buf[i..].iter().map(|&b| char::from(b)));
-    s
+/// (`to_string` goes through `Formatter` and costs several times more;
+/// itoa, which the SDK's own number writing uses, writes two digits a step).
+fn int_text<I: itoa::Integer>(v: I) -> String {
+    itoa::Buffer::new().format(v).to_owned()
+}
+
+/// A string of ASCII bytes (digits, sign, point), copied in one go.
+fn ascii(bytes: &[u8]) -> String {
+    // The bytes are ASCII by construction; the check is a few compares.
+    std::str::from_utf8(bytes).map_or_else(|_| String::new(), str::to_owned)
 }
 
 /// `f64` text, the same string `to_string` gives. Most stored numbers are
@@ -181,17 +169,14 @@ fn decimal_text(m: i64, k: usize) -> String {
         i -= 1;
         buf[i] = b'-';
     }
-    let mut s = String::with_capacity(buf.len() - i);
-    s.extend(buf[i..].iter().map(|&b| char::from(b)));
-    s
+    ascii(&buf[i..])
 }
 
 macro_rules! small_integers {
     ($($t:ty),*) => {$(
         impl Attr for $t {
             fn to_attr(&self) -> Option<AttributeValue> {
-                let v = *self as i128;
-                Some(AttributeValue::N(int_text(v < 0, v.unsigned_abs() as u64)))
+                Some(AttributeValue::N(int_text(*self)))
             }
             fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
                 number(value, path, stringify!($t), int)
@@ -301,43 +286,6 @@ impl SetMember for Vec<u8> {
     }
 }
 
-/// Key-text types (uuid, date, instant) are stored as their key text, so an
-/// attribute and a key hold the same string. Reading is lenient where
-/// other clients write other valid forms: any uuid form (uppercase,
-/// braced, simple), and an instant in RFC 3339 with any offset; keys stay
-/// strict.
-macro_rules! as_key_text {
-    ($($t:ty => $what:literal, $lenient:expr),*) => {$(
-        impl Attr for $t {
-            fn to_attr(&self) -> Option<AttributeValue> {
-                let mut s = String::new();
-                // These types always have a text form (dates out of 0000-9999 fall back to Display).
-                if self.write_text(&mut s).is_err() {
-                    s = self.to_string();
-                }
-                Some(AttributeValue::S(s))
-            }
-            fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
-                match value {
-                    AttributeValue::S(s) => <$t as KeyText>::parse_text(s)
-                        .ok()
-                        .or_else(|| $lenient(s))
-                        .ok_or_else(|| DecodeError::new(path, $what, format!("S {s:?}"))),
-                    other => Err(DecodeError::mismatch(path, $what, other)),
-                }
-            }
-        }
-    )*};
-}
-
-as_key_text!(
-    Uuid => "S holding a uuid", |s: &str| Uuid::try_parse(s).ok(),
-    Date => "S holding a date YYYY-MM-DD", |_: &str| None,
-    OffsetDateTime => "S holding an instant (RFC 3339)", |s: &str| {
-        OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).ok()
-    }
-);
-
 impl SetMember for Uuid {
     fn to_set(members: Vec<&Self>) -> AttributeValue {
         AttributeValue::Ss(
@@ -364,6 +312,10 @@ impl SetMember for Uuid {
 
 /// `None` leaves the attribute out; an absent attribute or NULL reads as `None`.
 impl<T: Attr> Attr for Option<T> {
+    fn __shape(shape: &mut super::Shape) {
+        T::__shape(shape)
+    }
+
     fn to_attr(&self) -> Option<AttributeValue> {
         self.as_ref().and_then(T::to_attr)
     }
@@ -382,6 +334,10 @@ impl<T: Attr> Attr for Option<T> {
 }
 
 impl<T: Attr> Attr for Box<T> {
+    fn __shape(shape: &mut super::Shape) {
+        T::__shape(shape)
+    }
+
     fn to_attr(&self) -> Option<AttributeValue> {
         (**self).to_attr()
     }
@@ -399,6 +355,10 @@ impl<T: Attr> Attr for Box<T> {
 /// A list (L). Elements that encode to nothing (`None`) are stored as NULL so
 /// positions are kept.
 impl<T: Attr> Attr for Vec<T> {
+    fn __shape(shape: &mut super::Shape) {
+        T::__shape(shape)
+    }
+
     fn to_attr(&self) -> Option<AttributeValue> {
         Some(AttributeValue::L(
             self.iter()
@@ -446,13 +406,48 @@ fn map_from_attr<T: Attr, C: FromIterator<(String, T)>>(
     }
 }
 
+/// The entries of a map attribute, 0 for anything else.
+fn map_len(value: &AttributeValue) -> usize {
+    match value {
+        AttributeValue::M(m) => m.len(),
+        _ => 0,
+    }
+}
+
+/// Each entry of a map attribute decoded and handed to `put`.
+fn for_each_entry<T: Attr>(
+    value: &AttributeValue,
+    path: &AttrPath<'_>,
+    mut put: impl FnMut(String, T),
+) -> Result<(), DecodeError> {
+    match value {
+        AttributeValue::M(m) => {
+            for (k, v) in m {
+                let t = T::from_attr(v, &path.field(k))?;
+                put(k.clone(), t);
+            }
+            Ok(())
+        }
+        other => Err(DecodeError::mismatch(path, "M (map)", other)),
+    }
+}
+
 /// A map (M) with string keys.
 impl<T: Attr, S: BuildHasher + Default> Attr for HashMap<String, T, S> {
+    fn __shape(shape: &mut super::Shape) {
+        T::__shape(shape)
+    }
+
     fn to_attr(&self) -> Option<AttributeValue> {
         Some(map_to_attr(self.iter()))
     }
     fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
-        map_from_attr(value, path)
+        // Sized once: collecting through `Result` would grow the table.
+        let mut out = HashMap::with_capacity_and_hasher(map_len(value), S::default());
+        for_each_entry(value, path, |k, v| {
+            out.insert(k, v);
+        })?;
+        Ok(out)
     }
     fn is_empty_value(&self) -> bool {
         self.is_empty()
@@ -461,6 +456,10 @@ impl<T: Attr, S: BuildHasher + Default> Attr for HashMap<String, T, S> {
 
 /// A map (M) with string keys.
 impl<T: Attr> Attr for BTreeMap<String, T> {
+    fn __shape(shape: &mut super::Shape) {
+        T::__shape(shape)
+    }
+
     fn to_attr(&self) -> Option<AttributeValue> {
         Some(map_to_attr(self.iter()))
     }
@@ -539,9 +538,10 @@ mod tests {
             i64::MIN,
             i64::MAX,
         ] {
-            assert_eq!(int_text(v < 0, v.unsigned_abs()), v.to_string());
+            assert_eq!(int_text(v), v.to_string());
         }
-        assert_eq!(int_text(false, u64::MAX), u64::MAX.to_string());
+        assert_eq!(int_text(u64::MAX), u64::MAX.to_string());
+        assert_eq!(int_text(i8::MIN), "-128");
     }
 
     /// A small deterministic generator (xorshift64*), so the test needs no crate.

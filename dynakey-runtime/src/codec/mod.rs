@@ -4,15 +4,19 @@
 mod impls;
 mod path;
 mod reader;
+mod shape;
 mod ttl;
 
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+pub(crate) use path::binary_text;
 pub use path::{describe as describe_value, AttrPath, DecodeError};
 #[doc(hidden)]
 pub use reader::{check_discriminator, serde_from_item, ItemReader};
+pub(crate) use shape::quote;
+pub use shape::Shape;
 #[doc(hidden)]
 pub use ttl::Ttl;
 
@@ -58,6 +62,12 @@ pub trait Attr: Sized {
     fn is_empty_value(&self) -> bool {
         false
     }
+
+    /// Writes what the schema snapshot records of the stored form beyond
+    /// the type's name (see [`Shape`]): nothing, unless the type holds
+    /// names (a unit enum's stored names, a nested struct's members).
+    #[doc(hidden)]
+    fn __shape(_shape: &mut Shape) {}
 }
 
 /// Elements of DynamoDB sets: strings (SS), numbers (NS) and binary (BS).

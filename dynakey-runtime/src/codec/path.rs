@@ -123,3 +123,18 @@ pub fn describe(v: &AttributeValue) -> String {
         _ => "an unknown attribute type".to_owned(),
     }
 }
+
+/// Binary as text for people: up to 32 bytes as hex (`0x7f00`), since a
+/// binary key attribute is told apart by its bytes; longer ones by length.
+pub(crate) fn binary_text(b: &[u8]) -> String {
+    use std::fmt::Write as _;
+    if b.len() > 32 {
+        return format!("<{} bytes>", b.len());
+    }
+    let mut s = String::with_capacity(2 + 2 * b.len());
+    s.push_str("0x");
+    for x in b {
+        let _ = write!(s, "{x:02x}");
+    }
+    s
+}

@@ -6,10 +6,11 @@
 use std::collections::BTreeMap;
 
 use rust_decimal::Decimal;
-use time::macros::datetime;
+use time::macros::{date, datetime};
 
 use super::{EntityDesign, TableDesign};
-use crate::entity::{EntityMeta, IndexKind, IndexMeta, KeyMeta};
+use crate::entity::{EntityMeta, IndexKey, IndexKind, IndexMeta, KeyAttrType, KeyMeta, NativeAttr};
+use crate::error::KeyFormatError;
 use crate::key::{KeyWriter, PartFormat, TemplatePart};
 
 /// Where a key lives: the table or an index.
@@ -53,9 +54,95 @@ pub(crate) struct Collection<'a> {
 pub(crate) struct IndexInfo<'a> {
     pub(crate) name: &'a str,
     pub(crate) kind: IndexKind,
-    pub(crate) pk_attr: &'a str,
-    pub(crate) sk_attr: Option<&'a str>,
+    /// The partition key attributes with their types (one, a string, for
+    /// a template index).
+    pub(crate) pk: Vec<(&'a str, KeyAttrType)>,
+    /// The sort key attributes with their types.
+    pub(crate) sk: Vec<(&'a str, KeyAttrType)>,
+    /// Whether the index has a native key (the items' own attributes).
+    pub(crate) native: bool,
     pub(crate) writers: Vec<(usize, &'a IndexMeta)>,
+}
+
+impl IndexInfo<'_> {
+    /// The first partition key attribute (the only one of a template
+    /// index).
+    pub(crate) fn pk_attr(&self) -> &str {
+        self.pk.first().map_or("", |(a, _)| a)
+    }
+
+    /// The index's key attributes in words: `gsi1pk / gsi1sk`, or for a
+    /// native key each attribute with its type, `tenant` S + `region` S /
+    /// `total` N.
+    pub(crate) fn keys_text(&self, code: fn(&str) -> String) -> String {
+        let part = |attrs: &[(&str, KeyAttrType)]| -> String {
+            if self.native {
+                let each: Vec<String> = attrs
+                    .iter()
+                    .map(|(a, t)| format!("{} {t}", code(a)))
+                    .collect();
+                each.join(" + ")
+            } else {
+                attrs
+                    .iter()
+                    .map(|(a, _)| code(a))
+                    .collect::<Vec<_>>()
+                    .join(" + ")
+            }
+        };
+        let native = if self.native { "native key " } else { "" };
+        match self.sk.is_empty() {
+            true => format!("{native}{}", part(&self.pk)),
+            false => format!("{native}{} / {}", part(&self.pk), part(&self.sk)),
+        }
+    }
+}
+
+/// A native key's attributes in words: `tenant` + `region`.
+pub(crate) fn native_text(attrs: &[NativeAttr], code: fn(&str) -> String) -> String {
+    let each: Vec<String> = attrs.iter().map(|a| code(a.attr)).collect();
+    each.join(" + ")
+}
+
+/// What one entity writes into index `ix`, in words: its partition and
+/// sort key templates (`template` draws one), or a native key's attributes.
+pub(crate) fn writer_keys(
+    ix: &IndexMeta,
+    code: fn(&str) -> String,
+    template: &dyn Fn(&KeyMeta) -> String,
+) -> (String, String) {
+    match &ix.key {
+        IndexKey::Template { pk, sk } => {
+            (template(pk), sk.as_ref().map_or("—".to_owned(), template))
+        }
+        IndexKey::Native(n) if n.sk.is_empty() => (native_text(n.pk, code), "—".to_owned()),
+        IndexKey::Native(n) => (native_text(n.pk, code), native_text(n.sk, code)),
+    }
+}
+
+/// Every native key attribute an entity's indexes read, labelled
+/// `ByRegion pk`, `ByRegion sk`, in key order.
+pub(crate) fn native_keys(m: &EntityMeta) -> Vec<(String, &'static NativeAttr)> {
+    let mut out = Vec::new();
+    for ix in m.indexes {
+        if let Some(n) = ix.native() {
+            out.extend(n.pk.iter().map(|a| (format!("{} pk", ix.name), a)));
+            out.extend(n.sk.iter().map(|a| (format!("{} sk", ix.name), a)));
+        }
+    }
+    out
+}
+
+/// An example value of a native key attribute: an example item's own
+/// attribute.
+pub(crate) fn native_example(e: &EntityDesign, a: &NativeAttr) -> Example {
+    if e.examples.is_empty() {
+        return Example::None;
+    }
+    e.examples
+        .iter()
+        .find_map(|it| it.get(a.attr))
+        .map_or(Example::Absent, |v| Example::Value(super::text::value(v)))
 }
 
 /// A sort-key prefix of one entity that begins every sort key of another
@@ -111,8 +198,9 @@ pub(crate) fn indexes(d: &TableDesign) -> Vec<IndexInfo<'static>> {
                 .or_insert_with(|| IndexInfo {
                     name: ix.name,
                     kind: ix.kind,
-                    pk_attr: ix.pk.attr,
-                    sk_attr: ix.sk.as_ref().map(|k| k.attr),
+                    pk: ix.pk_attrs().collect(),
+                    sk: ix.sk_attrs().collect(),
+                    native: ix.is_native(),
                     writers: Vec::new(),
                 })
                 .writers
@@ -128,7 +216,7 @@ pub(crate) fn key_attrs(d: &TableDesign) -> Vec<&'static str> {
     let mut out = vec![pk];
     out.extend(sk);
     for ix in indexes(d) {
-        for a in [Some(ix.pk_attr), ix.sk_attr].into_iter().flatten() {
+        for (a, _) in ix.pk.iter().chain(&ix.sk).copied() {
             if !out.contains(&a) {
                 out.push(a);
             }
@@ -160,11 +248,12 @@ fn keys_of(i: usize, m: &'static EntityMeta, place: Place<'_>) -> Option<Keys<'s
             pk: &m.pk,
             sk: m.sk.as_ref(),
         }),
-        Place::Index(n) => m.index(n).map(|ix| Keys {
-            entity: i,
-            pk: &ix.pk,
-            sk: ix.sk.as_ref(),
-        }),
+        // A native index has no templates: its partitions are the values
+        // of its attributes, which no template analysis applies to.
+        Place::Index(n) => m
+            .index(n)
+            .and_then(IndexMeta::template)
+            .map(|(pk, sk)| Keys { entity: i, pk, sk }),
     }
 }
 
@@ -259,7 +348,7 @@ pub(crate) fn example(e: &EntityDesign, k: &KeyMeta) -> Example {
     let mut w = KeyWriter::new(k.key);
     for (name, format) in k.key.fields() {
         let r = match format {
-            PartFormat::Text => w.str(name),
+            PartFormat::Text => sample_text(&mut w, e.meta, name),
             PartFormat::Path => w.str("docs#2026"),
             PartFormat::Padded(_) => w.padded(&7u8),
             PartFormat::Signed(_) => w.signed(&7i8),
@@ -276,43 +365,87 @@ pub(crate) fn example(e: &EntityDesign, k: &KeyMeta) -> Example {
     }
 }
 
+/// The uuid an illustrative key shows where a uuid goes (a version 7 one,
+/// as `uuid7()` makes).
+const SAMPLE_UUID: u128 = 0x0192_f3c4_5e6a_7b8c_9d0e_f1a2_b3c4_d5e6;
+
+/// Writes an illustrative value of text field `name` of `m`: a sample of
+/// its type in the form the key stores it (a uuid, an instant, a date, a
+/// number, a boolean) where the type is one of those, else the field's
+/// name (a string, an enum: the reader sees where the value goes).
+fn sample_text(w: &mut KeyWriter, m: &EntityMeta, name: &str) -> Result<(), KeyFormatError> {
+    let ty = m
+        .fields
+        .iter()
+        .find(|f| f.name == name)
+        .map_or("", |f| f.ty);
+    let ty = ty
+        .strip_prefix("Option<")
+        .and_then(|t| t.strip_suffix('>'))
+        .unwrap_or(ty);
+    // The last segment of a path (`uuid::Uuid`, `time::OffsetDateTime`).
+    let ty = ty.rsplit("::").next().unwrap_or(ty);
+    match ty {
+        "Uuid" => w.text(&uuid::Uuid::from_u128(SAMPLE_UUID)),
+        "OffsetDateTime" => w.text(&datetime!(2026-07-16 09:00 UTC)),
+        "Date" => w.text(&date!(2026 - 07 - 16)),
+        "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32" | "i64" | "i128"
+        | "isize" => w.text(&7u8),
+        "Decimal" => w.text(&Decimal::new(7, 0)),
+        "bool" => w.text(&true),
+        _ => w.str(name),
+    }
+}
+
 /// The keys (as `pk`, `sk`, `GSI1 pk`, ...) a field's value goes into.
 pub(crate) fn feeds(m: &EntityMeta, field: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut key = |k: &KeyMeta, label: String| {
+    let key = |out: &mut Vec<String>, k: &KeyMeta, label: String| {
         if k.fields.contains(&field) {
             out.push(label);
         }
     };
-    key(&m.pk, "pk".to_owned());
+    key(&mut out, &m.pk, "pk".to_owned());
     if let Some(sk) = &m.sk {
-        key(sk, "sk".to_owned());
+        key(&mut out, sk, "sk".to_owned());
     }
     for ix in m.indexes {
-        if ix.kind == IndexKind::Global {
-            key(&ix.pk, format!("{} pk", ix.name));
-        }
-        if let Some(sk) = &ix.sk {
-            key(sk, format!("{} sk", ix.name));
+        match &ix.key {
+            IndexKey::Template { pk, sk } => {
+                if ix.kind == IndexKind::Global {
+                    key(&mut out, pk, format!("{} pk", ix.name));
+                }
+                if let Some(sk) = sk {
+                    key(&mut out, sk, format!("{} sk", ix.name));
+                }
+            }
+            IndexKey::Native(n) => {
+                for (part, attrs) in [("pk", n.pk), ("sk", n.sk)] {
+                    if attrs.iter().any(|a| a.field == field) {
+                        out.push(format!("{} {part} (native)", ix.name));
+                    }
+                }
+            }
         }
     }
     out
 }
 
-/// The fields an index key of `ix` reads, each once, in template order.
+/// The fields an index key of `ix` reads, each once, in key order (a
+/// local index's partition key is the table's, and not counted).
 pub(crate) fn inputs(ix: &IndexMeta) -> Vec<&'static str> {
-    let mut out: Vec<&'static str> = Vec::new();
-    let pk = if ix.kind == IndexKind::Global {
-        ix.pk.fields
-    } else {
-        &[]
-    };
-    for f in pk.iter().chain(ix.sk.iter().flat_map(|k| k.fields)) {
-        if !out.contains(f) {
-            out.push(f);
+    match &ix.key {
+        IndexKey::Template { sk, .. } if ix.kind == IndexKind::Local => {
+            let mut out: Vec<&'static str> = Vec::new();
+            for f in sk.iter().flat_map(|k| k.fields) {
+                if !out.contains(f) {
+                    out.push(f);
+                }
+            }
+            out
         }
+        _ => ix.fields(),
     }
-    out
 }
 
 /// The inputs of `ix` that may be absent (an `Option`, or `omit_empty`).

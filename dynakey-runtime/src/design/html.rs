@@ -6,10 +6,12 @@
 use std::fmt::Write;
 
 use super::analysis::{
-    bare_partitions, collections, example, feeds, format_code, format_words, indexes, overlaps,
-    Collection, Example,
+    bare_partitions, collections, example, feeds, format_code, format_words, indexes,
+    native_example, native_keys, overlaps, writer_keys, Collection, Example,
 };
-use super::markdown::{bare_sentence, entity_keys, kind, overlap_sentence, sparse_sentence};
+use super::markdown::{
+    bare_sentence, entity_keys, kind, native_words, overlap_sentence, sparse_sentence,
+};
 use super::text::html;
 use super::TableDesign;
 use crate::entity::{EntityMeta, IndexKind, IndexMeta, KeyMeta};
@@ -271,6 +273,16 @@ fn entities(d: &TableDesign) -> String {
                 example_html(&example(e, k))
             );
         }
+        for (label, a) in native_keys(m) {
+            let _ = writeln!(
+                out,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                html(&label),
+                code(a.attr),
+                html(&native_words(a)),
+                example_html(&native_example(e, a))
+            );
+        }
         out.push_str(
             "</table>\n<table><tr><th>field</th><th>attribute</th><th>may be absent</th>\
              <th>feeds</th></tr>\n",
@@ -305,10 +317,7 @@ fn index_section(d: &TableDesign) -> String {
     }
     out.push_str("<div class=\"grid\">\n");
     for ix in &ixs {
-        let keys = match ix.sk_attr {
-            Some(sk) => format!("{} / {}", code(ix.pk_attr), code(sk)),
-            None => code(ix.pk_attr),
-        };
+        let keys = ix.keys_text(code);
         let read = match ix.kind {
             IndexKind::Global => "eventually consistent reads",
             IndexKind::Local => "the table's partitions; consistent reads allowed",
@@ -322,12 +331,11 @@ fn index_section(d: &TableDesign) -> String {
             kind(ix.kind),
         );
         for (i, m) in &ix.writers {
+            let (pk, sk) = writer_keys(m, code, &|k| template(k, *i));
             let _ = writeln!(
                 out,
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                "<tr><td>{}</td><td>{pk}</td><td>{sk}</td><td>{}</td></tr>",
                 badge(*i, d.entities[*i].meta.type_name),
-                template(&m.pk, *i),
-                m.sk.as_ref().map_or("—".to_owned(), |k| template(k, *i)),
                 holds(d.entities[*i].meta, m)
             );
         }

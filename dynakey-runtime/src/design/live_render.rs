@@ -29,7 +29,7 @@ fn costs(v: &LiveView) -> Vec<Cost> {
         );
         let pk_attr = match o.place {
             Place::Table => table_key(d).0,
-            Place::Index(n) => ixs.iter().find(|i| i.name == n).map_or("", |i| i.pk_attr),
+            Place::Index(n) => ixs.iter().find(|i| i.name == n).map_or("", |i| i.pk_attr()),
         };
         let mut by_pk: BTreeMap<String, (usize, usize)> = BTreeMap::new();
         for it in &v.items {
@@ -123,26 +123,30 @@ fn attributes(v: &LiveView, i: &LiveItem) -> String {
     clip(&parts.join(", "), 160)
 }
 
-/// The index columns: for each index, `pk / sk` of the item (or `—`).
+/// The index columns: for each index, `pk / sk` of the item, a native
+/// key's attributes joined by `+` (empty when the item is not in it).
 fn index_cells(v: &LiveView, i: &LiveItem) -> Vec<String> {
+    let table_pk = table_key(&v.design).0;
     indexes(&v.design)
         .iter()
         .map(|ix| {
             let get = |a: &str| {
+                if a == table_pk {
+                    return Some(i.pk.clone());
+                }
                 i.index_keys
                     .iter()
                     .find(|(k, _)| k == a)
                     .map(|(_, v)| v.clone())
             };
-            let pk = if ix.pk_attr == table_key(&v.design).0 {
-                Some(i.pk.clone())
-            } else {
-                get(ix.pk_attr)
+            // Every attribute, or the item is not in the index.
+            let part = |attrs: &[(&str, crate::entity::KeyAttrType)]| -> Option<String> {
+                let vals: Option<Vec<String>> = attrs.iter().map(|(a, _)| get(a)).collect();
+                vals.map(|v| v.join(" + "))
             };
-            let sk = ix.sk_attr.and_then(get);
-            match (pk, sk, ix.sk_attr) {
-                (Some(p), Some(s), _) => format!("{p} / {s}"),
-                (Some(p), None, None) => p,
+            match (part(&ix.pk), part(&ix.sk)) {
+                (Some(p), Some(s)) if !ix.sk.is_empty() => format!("{p} / {s}"),
+                (Some(p), Some(_)) => p,
                 _ => String::new(),
             }
         })

@@ -4,12 +4,12 @@ use std::fmt::Write;
 
 use super::analysis::{
     self, bare_partitions, collections, discriminator_attr, example, feeds, format_code,
-    format_words, indexes, optional_inputs, overlaps, table_key, Collection, Example, IndexInfo,
-    Overlap, Place,
+    format_words, indexes, native_example, native_keys, native_text, optional_inputs, overlaps,
+    table_key, writer_keys, Collection, Example, IndexInfo, Overlap, Place,
 };
 use super::text::{md_code, md_text};
 use super::TableDesign;
-use crate::entity::{EntityMeta, IndexKind, IndexMeta, KeyMeta};
+use crate::entity::{EntityMeta, IndexKey, IndexKind, IndexMeta, KeyAttrType, KeyMeta, NativeAttr};
 
 /// The whole document.
 pub(crate) fn design(d: &TableDesign) -> String {
@@ -42,7 +42,10 @@ pub(crate) fn summary(d: &TableDesign) -> String {
         "no secondary index".to_owned()
     } else {
         ixs.iter()
-            .map(|i| format!("{} ({})", md_code(i.name), kind(i.kind)))
+            .map(|i| {
+                let native = if i.native { ", native" } else { "" };
+                format!("{} ({}{native})", md_code(i.name), kind(i.kind))
+            })
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -150,11 +153,15 @@ pub(crate) fn entity_keys(m: &EntityMeta) -> Vec<(String, &KeyMeta, Option<&Inde
     if let Some(sk) = &m.sk {
         out.push(("sk".to_owned(), sk, None));
     }
+    // A native index writes no key of its own: see `native_keys`.
     for ix in m.indexes {
+        let Some((pk, sk)) = ix.template() else {
+            continue;
+        };
         if ix.kind == IndexKind::Global {
-            out.push((format!("{} pk", ix.name), &ix.pk, Some(ix)));
+            out.push((format!("{} pk", ix.name), pk, Some(ix)));
         }
-        if let Some(sk) = &ix.sk {
+        if let Some(sk) = sk {
             out.push((format!("{} sk", ix.name), sk, Some(ix)));
         }
     }
@@ -187,6 +194,15 @@ fn entities(d: &TableDesign) -> String {
                 md_code(k.attr),
                 md_code(k.template),
                 example_md(&example(e, k))
+            );
+        }
+        for (label, a) in native_keys(m) {
+            let _ = writeln!(
+                out,
+                "| {label} | {} | {} | {} |",
+                md_code(a.attr),
+                md_text(&native_words(a)),
+                example_md(&native_example(e, a))
             );
         }
         out.push('\n');
@@ -245,13 +261,11 @@ fn index_section(d: &TableDesign) -> String {
         let _ = writeln!(out, "{}\n", index_line(ix));
         out.push_str("| entity | partition key | sort key | holds |\n|---|---|---|---|\n");
         for (i, m) in &ix.writers {
+            let (pk, sk) = writer_keys(m, md_code, &|k| md_code(k.template));
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} |",
+                "| {} | {pk} | {sk} | {} |",
                 name(d, *i),
-                md_code(m.pk.template),
-                m.sk.as_ref()
-                    .map_or("—".to_owned(), |k| md_code(k.template)),
                 holds(d.entities[*i].meta, m)
             );
         }
@@ -261,10 +275,7 @@ fn index_section(d: &TableDesign) -> String {
 }
 
 pub(crate) fn index_line(ix: &IndexInfo<'_>) -> String {
-    let keys = match ix.sk_attr {
-        Some(sk) => format!("{} / {}", md_code(ix.pk_attr), md_code(sk)),
-        None => md_code(ix.pk_attr),
-    };
+    let keys = ix.keys_text(md_code);
     let read = match ix.kind {
         IndexKind::Global => "eventually consistent reads",
         IndexKind::Local => "the table's partitions; consistent reads allowed",
@@ -346,18 +357,44 @@ pub(crate) fn sparse_sentence(
 ) -> String {
     let opt = optional_inputs(m, ix);
     let list = |v: &[&str]| v.iter().map(|f| code(f)).collect::<Vec<_>>().join(" and ");
-    let sk = ix
-        .sk
+    let one = opt.len() == 1;
+    let (pk, sk) = match &ix.key {
+        IndexKey::Template { pk, sk } => (pk, sk),
+        IndexKey::Native(n) => {
+            let keys = match n.sk {
+                [] => native_text(n.pk, code),
+                sk => format!("{} / {}", native_text(n.pk, code), native_text(sk, code)),
+            };
+            return format!(
+                "{} of {} (native key {keys}): an item is in it while {} {} set, as DynamoDB \
+                 leaves out of an index an item that lacks a key attribute. An item whose {} \
+                 is {} is not in it; an update that sets {} takes the item in, and one that \
+                 removes {} takes it out. The item stays in the table.",
+                code(ix.name),
+                text(m.type_name),
+                list(&opt),
+                if one { "is" } else { "are" },
+                if one {
+                    list(&opt)
+                } else {
+                    "any of them".to_owned()
+                },
+                code("None"),
+                if one { "it" } else { "all of them" },
+                if one { "it" } else { "any" },
+            );
+        }
+    };
+    let sk = sk
         .as_ref()
         .map_or(String::new(), |k| format!(" / {}", code(k.template)));
-    let one = opt.len() == 1;
     let mut s = format!(
         "{} of {} ({}{sk}): an item is in it while {} {} set. An item written with {} {} \
          (or {} under {}) has no index keys; an update that sets {} takes the item in, and \
          one that removes {} (or sets it to {}) takes it out. The item stays in the table.",
         code(ix.name),
         text(m.type_name),
-        code(ix.pk.template),
+        code(pk.template),
         list(&opt),
         if one { "is" } else { "are" },
         if one { "it" } else { "any of them" },
@@ -368,12 +405,12 @@ pub(crate) fn sparse_sentence(
         if one { "it" } else { "any" },
         code("None"),
     );
-    if ix.kind == IndexKind::Global && ix.pk.fields.is_empty() {
+    if ix.kind == IndexKind::Global && pk.fields.is_empty() {
         let _ = write!(
             s,
             " Its partition key is the constant {}: the index is one list in one \
              partition, with one partition's throughput.",
-            code(ix.pk.template)
+            code(pk.template)
         );
     }
     s
@@ -465,4 +502,15 @@ pub(crate) fn bare_sentence(
         code(b.pk.template),
         others.join(", ")
     )
+}
+
+/// How a native key attribute is written, in words (the attribute is the
+/// field's own).
+pub(crate) fn native_words(a: &NativeAttr) -> String {
+    let how = match a.ty {
+        KeyAttrType::S => "a string, ordered by its bytes",
+        KeyAttrType::N => "a number, ordered by value",
+        KeyAttrType::B => "binary, ordered bytewise",
+    };
+    format!("native ({}): the field's own attribute, {how}", a.ty)
 }

@@ -93,6 +93,7 @@ pub(crate) struct EntityDesign {
 /// The design of one table: its entities, from which every view is drawn
 /// (see the [module documentation](self) for an example).
 #[derive(Debug, Clone)]
+#[must_use]
 pub struct TableDesign {
     name: String,
     description: Option<String>,

@@ -103,7 +103,7 @@ pub(crate) fn value(v: &AttributeValue) -> String {
         AttributeValue::N(n) => n.clone(),
         AttributeValue::Bool(b) => b.to_string(),
         AttributeValue::Null(_) => "null".to_owned(),
-        AttributeValue::B(b) => format!("<{} bytes>", b.as_ref().len()),
+        AttributeValue::B(b) => crate::codec::binary_text(b.as_ref()),
         AttributeValue::Ss(v) => format!("{{{}}}", quoted(v.iter()).join(", ")),
         AttributeValue::Ns(v) => format!("{{{}}}", v.join(", ")),
         AttributeValue::Bs(v) => format!("{{{} binary}}", v.len()),

@@ -20,16 +20,22 @@
 //!   `KeyAttributes`, `Projection`), `TableData` (items in DynamoDB JSON),
 //!   `DataAccess` and `BillingMode`.
 //!
-//! Every key attribute is a string (`S`), as dynakey writes keys; other
-//! attributes take the type their example values have (`S` without one).
+//! Every template key attribute is a string (`S`), as dynakey writes keys;
+//! a native index key attribute has its field's type (`S`, `N` or `B`);
+//! other attributes take the type their example values have (`S` without
+//! one). The format keys an index by one partition and one sort attribute:
+//! a native index of more attributes is left out of the model, and its
+//! description says so.
 
 use time::OffsetDateTime;
 
-use super::analysis::{discriminator_attr, indexes, key_attrs, table_key};
+use super::analysis::{discriminator_attr, indexes, table_key};
 use super::json::{self, Json};
 use super::text::{type_of, type_of_rust};
 use super::TableDesign;
-use crate::entity::IndexKind;
+use std::fmt::Write as _;
+
+use crate::entity::{IndexKind, KeyAttrType};
 
 /// `May 11, 2023, 09:18 PM`, as the Workbench writes its dates.
 fn date(t: OffsetDateTime) -> String {
@@ -59,10 +65,14 @@ fn attribute(name: &str, ty: &str) -> Json {
     ])
 }
 
-fn key_attributes(pk: &str, sk: Option<&str>) -> Json {
-    let mut fields = vec![("PartitionKey", attribute(pk, "S"))];
-    if let Some(sk) = sk {
-        fields.push(("SortKey", attribute(sk, "S")));
+/// `KeyAttributes`: one partition and at most one sort attribute, with
+/// their types (a template key's are strings; a native key's are the
+/// fields' own types).
+fn key_attributes(pk: Option<(&str, KeyAttrType)>, sk: Option<(&str, KeyAttrType)>) -> Json {
+    let (pk, pt) = pk.unwrap_or(("pk", KeyAttrType::S));
+    let mut fields = vec![("PartitionKey", attribute(pk, pt.as_str()))];
+    if let Some((sk, st)) = sk {
+        fields.push(("SortKey", attribute(sk, st.as_str())));
     }
     Json::obj(fields)
 }
@@ -77,8 +87,10 @@ fn non_key_attributes(d: &TableDesign) -> Vec<(&'static str, &'static str)> {
         }
     };
     add(discriminator_attr(d), "S");
-    for a in key_attrs(d) {
-        add(a, "S");
+    for ix in indexes(d) {
+        for (a, ty) in ix.pk.iter().chain(&ix.sk) {
+            add(a, ty.as_str());
+        }
     }
     for e in &d.entities {
         for f in e.meta.fields {
@@ -141,11 +153,9 @@ pub(crate) fn model(d: &TableDesign) -> String {
         }
         let mut attrs: Vec<&str> = vec![m.discriminator_attr];
         for ix in m.indexes {
-            let keys = [
-                (ix.kind == IndexKind::Global).then_some(ix.pk.attr),
-                ix.sk.as_ref().map(|k| k.attr),
-            ];
-            attrs.extend(keys.into_iter().flatten());
+            // A local index's partition key is the table's.
+            let pk = ix.pk_attrs().filter(|_| ix.kind == IndexKind::Global);
+            attrs.extend(pk.chain(ix.sk_attrs()).map(|(a, _)| a));
         }
         attrs.extend(m.fields.iter().map(|f| f.attr));
         attrs.retain(|a| *a != pk && Some(*a) != sk);
@@ -170,21 +180,42 @@ pub(crate) fn model(d: &TableDesign) -> String {
     let ixs = indexes(d);
     // The projections `create_table` would give the indexes.
     let plan = crate::table::Plan::from_metas(&d.metas()).ok();
+    // The format's key is one partition and one sort attribute: a native
+    // index of more is left out, and the description says so.
+    let (fits, left_out): (Vec<_>, Vec<_>) = ixs
+        .iter()
+        .partition(|ix| ix.pk.len() <= 1 && ix.sk.len() <= 1);
     let index_json = |k: IndexKind| -> Vec<Json> {
-        ixs.iter()
+        fits.iter()
             .filter(|ix| ix.kind == k)
             .map(|ix| {
                 Json::obj([
                     ("IndexName", Json::str(ix.name)),
-                    ("KeyAttributes", key_attributes(ix.pk_attr, ix.sk_attr)),
+                    (
+                        "KeyAttributes",
+                        key_attributes(ix.pk.first().copied(), ix.sk.first().copied()),
+                    ),
                     ("Projection", projection(plan.as_ref(), ix.name)),
                 ])
             })
             .collect()
     };
+    let mut description = description;
+    for ix in &left_out {
+        let _ = write!(
+            description,
+            " Index {} is keyed by {}: more attributes than the one partition and one sort \
+             attribute this format gives an index, so it is left out.",
+            ix.name,
+            ix.keys_text(|a| a.to_owned()),
+        );
+    }
     let mut table = vec![
         ("TableName", Json::str(d.name())),
-        ("KeyAttributes", key_attributes(pk, sk)),
+        (
+            "KeyAttributes",
+            key_attributes(Some((pk, KeyAttrType::S)), sk.map(|s| (s, KeyAttrType::S))),
+        ),
         (
             "NonKeyAttributes",
             Json::Arr(non_key.iter().map(|(n, t)| attribute(n, t)).collect()),

@@ -4,6 +4,52 @@
 
 use std::fmt;
 
+/// The most bytes a partition key may hold (table and index keys alike).
+pub const MAX_PARTITION_KEY_BYTES: usize = 2048;
+/// The most bytes a sort key may hold (table and index keys alike).
+pub const MAX_SORT_KEY_BYTES: usize = 1024;
+
+/// Which of DynamoDB's keys a text fills, for its size limit.
+///
+/// ```
+/// use dynakey_runtime::key::KeyRole;
+/// assert_eq!(KeyRole::Partition.limit(), 2048);
+/// assert_eq!(KeyRole::Sort.limit(), 1024);
+/// // A key whose writer was not told its role: the larger limit.
+/// assert_eq!(KeyRole::Any.limit(), 2048);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum KeyRole {
+    /// A partition (hash) key: 2,048 bytes.
+    Partition,
+    /// A sort (range) key: 1,024 bytes.
+    Sort,
+    /// A key written without its role (an index key `to_item` writes):
+    /// held to 2,048 bytes, the most any key holds. The runtime checks it
+    /// against its own limit before sending, from the entity's metadata.
+    Any,
+}
+
+impl KeyRole {
+    /// The most bytes a key of this role may hold.
+    pub const fn limit(self) -> usize {
+        match self {
+            KeyRole::Partition | KeyRole::Any => MAX_PARTITION_KEY_BYTES,
+            KeyRole::Sort => MAX_SORT_KEY_BYTES,
+        }
+    }
+
+    /// How an error names it: "partition key", "sort key", "key".
+    pub const fn noun(self) -> &'static str {
+        match self {
+            KeyRole::Partition => "partition key",
+            KeyRole::Sort => "sort key",
+            KeyRole::Any => "key",
+        }
+    }
+}
+
 /// Why a value could not be written into (or read out of) a key template.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -40,10 +86,25 @@ pub enum KeyFormatReason {
     NotFinite,
     /// A date or time outside the years 0000–9999.
     OutOfRange,
+    /// A number DynamoDB cannot store (more than 38 significant digits,
+    /// a magnitude outside 1E-130 to 1E+126): a native key attribute is
+    /// sent as the number itself.
+    BadNumber {
+        /// What is wrong with it.
+        problem: &'static str,
+    },
     /// A stored key does not have the template's shape.
     Malformed {
         /// What was expected at that point.
         expected: String,
+    },
+    /// The key, once written (escaped), is longer than DynamoDB holds: the
+    /// error's field is the one whose text is the longest.
+    TooLong {
+        /// Which key it is: its limit is `role.limit()`.
+        role: KeyRole,
+        /// Its size in bytes (UTF-8, after escaping).
+        size: usize,
     },
 }
 
@@ -67,7 +128,14 @@ impl fmt::Display for KeyFormatReason {
             ),
             Self::NotFinite => f.write_str("is not a finite number"),
             Self::OutOfRange => f.write_str("is outside the years 0000-9999"),
+            Self::BadNumber { problem } => f.write_str(problem),
             Self::Malformed { expected } => write!(f, "does not match the template: expected {expected}"),
+            Self::TooLong { role, size } => write!(
+                f,
+                "makes the {} {size} bytes long (counted after escaping), over the {} bytes DynamoDB allows",
+                role.noun(),
+                role.limit()
+            ),
         }
     }
 }
@@ -94,7 +162,8 @@ pub struct KeyFormatError {
     pub entity: &'static str,
     /// The index whose key it is; `None` for the table's key.
     pub index: Option<&'static str>,
-    /// The key template, as written in the attribute.
+    /// The key template, as written in the attribute; empty for a native
+    /// index key (the field's own attribute is the key).
     pub template: &'static str,
     /// The field at fault; empty when the fault is the whole key.
     pub field: &'static str,
@@ -106,12 +175,27 @@ pub struct KeyFormatError {
 
 impl fmt::Display for KeyFormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} key \"{}\"", self.entity, self.template)?;
-        if let Some(index) = self.index {
-            write!(f, " of index {index}")?;
+        match (self.template, self.index) {
+            ("", Some(index)) => write!(f, "{} native key of index {index}", self.entity)?,
+            (template, index) => {
+                write!(f, "{} key \"{template}\"", self.entity)?;
+                if let Some(index) = index {
+                    write!(f, " of index {index}")?;
+                }
+            }
         }
         match (self.field, &self.reason) {
+            ("", KeyFormatReason::TooLong { .. }) => {
+                write!(f, ": the text {} {}", Shown(&self.value), self.reason)
+            }
+            (field, KeyFormatReason::TooLong { .. }) => {
+                write!(f, ": field `{field}` = {} {}", Shown(&self.value), self.reason)
+            }
             ("", _) => write!(f, ": value {:?} {}", self.value, self.reason),
+            (field, KeyFormatReason::Empty) if self.template.is_empty() => write!(
+                f,
+                ": field `{field}` is empty, and DynamoDB refuses an empty string or binary in a key attribute"
+            ),
             (field, KeyFormatReason::Empty) => write!(
                 f,
                 ": field `{field}` is empty, and a key part needs a value (an empty key attribute is refused by DynamoDB)"
@@ -122,6 +206,21 @@ impl fmt::Display for KeyFormatError {
 }
 
 impl std::error::Error for KeyFormatError {}
+
+/// A long value as an error shows it: its start, and its length.
+struct Shown<'a>(&'a str);
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const SHOWN: usize = 40;
+        let chars = self.0.chars().count();
+        if chars <= SHOWN {
+            return write!(f, "{:?}", self.0);
+        }
+        let head: String = self.0.chars().take(SHOWN).collect();
+        write!(f, "{head:?}… ({chars} characters, {} bytes)", self.0.len())
+    }
+}
 
 /// An entity could not be turned into an item.
 ///

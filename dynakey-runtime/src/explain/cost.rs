@@ -102,6 +102,7 @@ impl IndexChange {
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+#[must_use]
 pub struct WriteCost {
     /// The size of the item written (DynamoDB's count), when the builder
     /// holds it (a put); else each write is taken to be up to 1 KB.
@@ -122,13 +123,16 @@ fn units(bytes: Option<usize>) -> f64 {
     bytes.map_or(1.0, |b| b.div_ceil(1024).max(1) as f64)
 }
 
-/// Whether `item` holds every key attribute of `ix`.
+/// Whether `item` holds every key attribute of `ix` (a native index's
+/// attributes are the item's own; an item lacking one is out of it).
 fn in_index(ix: &IndexMeta, item: &Item) -> bool {
-    item.contains_key(ix.pk.attr) && ix.sk.as_ref().is_none_or(|k| item.contains_key(k.attr))
+    ix.key_attrs().all(|a| item.contains_key(a))
 }
 
-fn index_attrs(ix: &IndexMeta) -> impl Iterator<Item = &'static str> + '_ {
-    std::iter::once(ix.pk.attr).chain(ix.sk.as_ref().map(|k| k.attr))
+/// The attributes whose change moves an item in `ix`: its key attributes
+/// (for a native index, the fields themselves).
+fn index_attrs(ix: &IndexMeta) -> impl Iterator<Item = &'static str> {
+    ix.key_attrs()
 }
 
 impl WriteCost {
@@ -207,17 +211,6 @@ impl WriteCost {
         let mut c = Self::new(None, ixs);
         c.upper_bound = targets.is_none() || meta.indexes.iter().any(|ix| ix.sparse);
         c
-    }
-
-    /// The write of `action` on an item of `meta`.
-    pub(crate) fn of(meta: &EntityMeta, action: &crate::ops::Action) -> Self {
-        use crate::ops::Action;
-        match action {
-            Action::Put(item) => Self::put(meta, item),
-            Action::Update(_, u) => Self::update(meta, u),
-            Action::Delete(_) => Self::delete(meta),
-            Action::Check(_) => Self::check(),
-        }
     }
 
     /// A write of an item in no index (a unique value's guard).

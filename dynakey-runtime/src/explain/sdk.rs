@@ -263,7 +263,7 @@ pub(super) fn value_text(v: &AttributeValue) -> String {
         AttributeValue::N(n) => n.clone(),
         AttributeValue::Bool(b) => b.to_string(),
         AttributeValue::Null(_) => "null".into(),
-        AttributeValue::B(b) => format!("<{} bytes>", b.as_ref().len()),
+        AttributeValue::B(b) => crate::codec::binary_text(b.as_ref()),
         AttributeValue::L(l) => {
             let parts: Vec<String> = l.iter().map(value_text).collect();
             format!("[{}]", parts.join(", "))

@@ -18,6 +18,7 @@ use crate::error::Error;
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+#[must_use]
 pub enum Condition {
     /// `a <op> b`.
     Compare(Operand, CmpOp, Operand),

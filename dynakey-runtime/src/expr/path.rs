@@ -24,6 +24,7 @@ enum Part {
 /// assert_eq!(p.to_string(), "address.city");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[must_use]
 pub struct Path(Vec<Part>);
 
 impl Path {
@@ -50,6 +51,12 @@ impl Path {
             Some(Part::Name(n)) => Some(n),
             _ => None,
         }
+    }
+
+    /// How many names and indexes it has: a value it sets lies that many
+    /// levels down the item.
+    pub(crate) fn depth(&self) -> usize {
+        self.0.len()
     }
 
     /// Whether the path is a top-level attribute alone.

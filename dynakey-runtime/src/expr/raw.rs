@@ -21,6 +21,7 @@ use crate::error::Error;
 /// assert!(Condition::raw(RawExpr::new("#x = :y")).render_standalone().is_err());
 /// ```
 #[derive(Debug, Clone, PartialEq)]
+#[must_use]
 pub struct RawExpr {
     text: String,
     names: Vec<(String, String)>,

@@ -31,6 +31,7 @@ enum SetTo {
 /// assert!(raw.render(&mut cx).unwrap().starts_with("SET #n3"));
 /// ```
 #[derive(Debug, Clone, Default, PartialEq)]
+#[must_use]
 pub struct Update {
     set: Vec<(Path, SetTo)>,
     remove: Vec<Path>,
@@ -138,6 +139,19 @@ impl Update {
         Some((set, removed))
     }
 
+    /// Every value the update sends, with the path it goes to (what the
+    /// checks before sending read: numbers, nesting, key sizes).
+    pub(crate) fn values(&self) -> impl Iterator<Item = (&Path, &AttributeValue)> {
+        let set = self.set.iter().filter_map(|(p, to)| match to {
+            SetTo::Value(v) | SetTo::IfNotExists(v) | SetTo::Increment(v) | SetTo::Append(v) => {
+                Some((p, v))
+            }
+            SetTo::Copy(_) => None,
+        });
+        let add = self.add.iter().chain(&self.delete).map(|(p, v)| (p, v));
+        set.chain(add)
+    }
+
     /// Whether an action writes (into) the top-level attribute `name`.
     pub(crate) fn touches(&self, name: &str) -> bool {
         let top = |p: &Path| p.top() == Some(name);
@@ -173,6 +187,17 @@ impl Update {
             .chain(&self.delete)
             .any(|(p, _)| p.top() == Some(name));
         out.filter(|_| sets.next().is_none() && !others)
+    }
+
+    /// A value a `SET` (or `SET .. if_not_exists`) assigns to the whole
+    /// top-level attribute `name`, if any.
+    pub(crate) fn assigned_value(&self, name: &str) -> Option<&AttributeValue> {
+        self.set.iter().find_map(|(p, to)| match to {
+            SetTo::Value(v) | SetTo::IfNotExists(v) if p.top() == Some(name) && p.is_top() => {
+                Some(v)
+            }
+            _ => None,
+        })
     }
 
     /// Whether there is nothing to do.

@@ -9,6 +9,7 @@
 //! the item is out of the index.
 
 use super::formats::{KeyDecimal, KeyPadded, KeyReverse, KeySigned, KeyText};
+use super::limit::KeyRole;
 use super::template::KeyTemplate;
 use super::typed::{Key, KeyKind, PartitionKey};
 use super::writer::KeyWriter;
@@ -31,6 +32,9 @@ use crate::error::KeyFormatError;
 pub struct KeyBuilder {
     tpl: &'static KeyTemplate,
     state: State,
+    /// Whether a `slot_*` input was given (set or removed): a typed
+    /// update rewrites the key then, and leaves it alone otherwise.
+    touched: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -40,12 +44,30 @@ enum State {
     Absent,
 }
 
+/// A typed update's kept value of a field that feeds an index key:
+/// whether the update touches the field (sets or removes it), and its
+/// value if it has one. See [`slot`] and [`slot_opt`].
+pub type Slot<'a, T> = (bool, Option<&'a T>);
+
+/// The [`Slot`] of a field a typed update keeps as `Option<T>` (`None`
+/// until a setter gives it).
+pub fn slot<T>(v: &Option<T>) -> Slot<'_, T> {
+    (v.is_some(), v.as_ref())
+}
+
+/// The [`Slot`] of an `Option` field kept as `Option<Option<T>>`
+/// (`Some(None)` once removed).
+pub fn slot_opt<T>(v: &Option<Option<T>>) -> Slot<'_, T> {
+    (v.is_some(), v.as_ref().and_then(Option::as_ref))
+}
+
 impl KeyBuilder {
     /// A key of template `tpl`.
     pub fn new(tpl: &'static KeyTemplate) -> Self {
         KeyBuilder {
             tpl,
             state: State::Writing(KeyWriter::new(tpl)),
+            touched: false,
         }
     }
 
@@ -145,20 +167,91 @@ impl KeyBuilder {
         }
     }
 
-    /// The key text, or `None` when an input is absent.
+    /// The template the key is written by.
+    pub fn template(&self) -> &'static KeyTemplate {
+        self.tpl
+    }
+
+    /// Whether a `slot_*` input was touched.
+    pub fn touched(&self) -> bool {
+        self.touched
+    }
+
+    /// [`opt_str`](Self::opt_str) of a typed update's kept value (see [`Slot`]).
+    pub fn slot_str<S: AsRef<str>>(mut self, (touched, v): Slot<'_, S>) -> Self {
+        self.touched |= touched;
+        self.opt_str(v)
+    }
+
+    /// [`opt_text`](Self::opt_text) of a typed update's kept value (see [`Slot`]).
+    pub fn slot_text<T: KeyText>(mut self, (touched, v): Slot<'_, T>) -> Self {
+        self.touched |= touched;
+        self.opt_text(v)
+    }
+
+    /// [`opt_padded`](Self::opt_padded) of a typed update's kept value (see [`Slot`]).
+    pub fn slot_padded<T: KeyPadded>(mut self, (touched, v): Slot<'_, T>) -> Self {
+        self.touched |= touched;
+        self.opt_padded(v)
+    }
+
+    /// [`opt_signed`](Self::opt_signed) of a typed update's kept value (see [`Slot`]).
+    pub fn slot_signed<T: KeySigned>(mut self, (touched, v): Slot<'_, T>) -> Self {
+        self.touched |= touched;
+        self.opt_signed(v)
+    }
+
+    /// [`opt_decimal`](Self::opt_decimal) of a typed update's kept value (see [`Slot`]).
+    pub fn slot_decimal<T: KeyDecimal>(mut self, (touched, v): Slot<'_, T>) -> Self {
+        self.touched |= touched;
+        self.opt_decimal(v)
+    }
+
+    /// [`opt_reverse`](Self::opt_reverse) of a typed update's kept value (see [`Slot`]).
+    pub fn slot_reverse<T: KeyReverse>(mut self, (touched, v): Slot<'_, T>) -> Self {
+        self.touched |= touched;
+        self.opt_reverse(v)
+    }
+
+    /// The key text, or `None` when an input is absent; held to the
+    /// largest key DynamoDB allows (see [`finish_opt_as`](Self::finish_opt_as)).
     pub fn finish_opt(self) -> Option<Result<String, KeyFormatError>> {
+        self.finish_opt_as(KeyRole::Any)
+    }
+
+    /// The text of a key of `role` (its size limit checked after escaping,
+    /// the longest field named when it is over), or `None` when an input
+    /// is absent.
+    ///
+    /// ```
+    /// use dynakey_runtime::key::{parts, KeyBuilder, KeyRole, KeyTemplate, TemplatePart};
+    /// const P: [TemplatePart; 2] = parts::<2>("DOC#<id>");
+    /// static T: KeyTemplate = KeyTemplate::new("DOC", "DOC#<id>", &P);
+    /// let long = "x".repeat(1021); // 1,025 bytes with "DOC#"
+    /// assert!(KeyBuilder::new(&T).str(&long).finish_opt_as(KeyRole::Partition).unwrap().is_ok());
+    /// let err = KeyBuilder::new(&T).str(&long).finish_opt_as(KeyRole::Sort).unwrap().unwrap_err();
+    /// assert_eq!(err.field, "id");
+    /// assert!(err.to_string().contains("sort key 1025 bytes"), "{err}");
+    /// ```
+    pub fn finish_opt_as(self, role: KeyRole) -> Option<Result<String, KeyFormatError>> {
         match self.state {
-            State::Writing(w) => Some(w.finish()),
+            State::Writing(w) => Some(w.finish_as(role)),
             State::Failed(e) => Some(Err(e)),
             State::Absent => None,
         }
     }
 
     /// The key text (an absent input is refused as an empty one: only a
-    /// sparse index's keys can be absent).
+    /// sparse index's keys can be absent), held to the largest key
+    /// DynamoDB allows.
     pub fn finish(self) -> Result<String, KeyFormatError> {
+        self.finish_as(KeyRole::Any)
+    }
+
+    /// [`finish`](Self::finish) of a key of `role`.
+    pub fn finish_as(self, role: KeyRole) -> Result<String, KeyFormatError> {
         let tpl = self.tpl;
-        self.finish_opt().unwrap_or_else(|| {
+        self.finish_opt_as(role).unwrap_or_else(|| {
             Err(tpl.err(
                 "",
                 super::formats::KeyPartError::new("", crate::error::KeyFormatReason::Empty),
@@ -169,16 +262,20 @@ impl KeyBuilder {
     /// A typed partition key of the template's attribute and index.
     pub fn partition<E, K: KeyKind>(self) -> Result<PartitionKey<E, K>, KeyFormatError> {
         let tpl = self.tpl;
-        Ok(PartitionKey::__new(tpl.index(), tpl.attr(), self.finish()?))
+        Ok(PartitionKey::__new(
+            tpl.index(),
+            tpl.attr(),
+            self.finish_as(KeyRole::Partition)?,
+        ))
     }
 
     /// The table key of one item: this partition key, and the sort key
     /// `sk` when the table has one.
     pub fn table_key<E>(self, sk: Option<KeyBuilder>) -> Result<Key<E>, KeyFormatError> {
         let pk_attr = self.tpl.attr();
-        let pk = self.finish()?;
+        let pk = self.finish_as(KeyRole::Partition)?;
         let sk = match sk {
-            Some(b) => Some((b.tpl.attr(), b.finish()?)),
+            Some(b) => Some((b.tpl.attr(), b.finish_as(KeyRole::Sort)?)),
             None => None,
         };
         Ok(Key::__new(pk_attr, pk, sk))
@@ -190,8 +287,8 @@ impl KeyBuilder {
         self,
         sk: Option<KeyBuilder>,
     ) -> Result<(String, Option<String>), KeyFormatError> {
-        let pk = self.finish()?;
-        let sk = sk.map(KeyBuilder::finish).transpose()?;
+        let pk = self.finish_as(KeyRole::Partition)?;
+        let sk = sk.map(|b| b.finish_as(KeyRole::Sort)).transpose()?;
         Ok((pk, sk))
     }
 }

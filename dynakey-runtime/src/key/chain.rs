@@ -100,7 +100,7 @@ impl<E, K: KeyKind> Chain<E, K> {
         &self,
         op: impl FnOnce(KeyWriter) -> Result<SortKeyOp, KeyFormatError>,
     ) -> CondResult<E, K> {
-        let op = op(self.w.clone()?)?;
+        let op = op(self.w.clone()?)?.fit(super::limit::MAX_SORT_KEY_BYTES);
         Ok(SortKeyCondition::__new(self.index, self.attr, op))
     }
 }
@@ -183,7 +183,7 @@ impl<E, K: KeyKind, T: ?Sized> SortKeyNext<E, K, T> {
     /// Keys whose fixed fields equal the values given: at depth zero, every
     /// item of this type (its literal prefix).
     pub fn begins_with(&self) -> CondResult<E, K> {
-        self.chain.cond(|w| Ok(w.begins_with()))
+        self.chain.cond(KeyWriter::begins_with)
     }
 
     fn cmp(&self, v: &T, op: CmpFn) -> CondResult<E, K> {
@@ -371,6 +371,6 @@ impl<E, K: KeyKind> SortKeyFull<E, K> {
     /// The one key with every field fixed (a field that is fixed means that
     /// value, so this is `eq()`).
     pub fn begins_with(&self) -> CondResult<E, K> {
-        self.chain.cond(|w| Ok(w.begins_with()))
+        self.chain.cond(KeyWriter::begins_with)
     }
 }

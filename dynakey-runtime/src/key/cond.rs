@@ -10,6 +10,8 @@
 use std::fmt;
 use std::marker::PhantomData;
 
+use aws_sdk_dynamodb::types::AttributeValue;
+
 use super::typed::KeyKind;
 use super::HIGH;
 
@@ -37,6 +39,103 @@ pub enum SortKeyOp {
     /// No sort key: the query returns nothing and sends no request
     /// (`between` with its bounds in the wrong order).
     Empty,
+    /// A native index key's condition: a leading run of its sort
+    /// attributes by equality, then at most one range on the next one.
+    Native(NativeSortOp),
+}
+
+/// The condition on a native index's sort attributes (see
+/// [`SortKeyOp::Native`]): `a = :v AND b = :w AND c < :x`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NativeSortOp {
+    /// The leading attributes fixed, with their values, in key order.
+    pub eq: Vec<(&'static str, AttributeValue)>,
+    /// The one comparison on the attribute after them, if any.
+    pub range: Option<(&'static str, NativeRange)>,
+}
+
+// Attribute values hold no floats: equality is an equivalence.
+impl Eq for NativeSortOp {}
+
+/// The one range of a [`NativeSortOp`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum NativeRange {
+    /// `a < :v`
+    Lt(AttributeValue),
+    /// `a <= :v`
+    Le(AttributeValue),
+    /// `a > :v`
+    Gt(AttributeValue),
+    /// `a >= :v`
+    Ge(AttributeValue),
+    /// `a BETWEEN :lo AND :hi` (`lo <= hi`)
+    Between(AttributeValue, AttributeValue),
+    /// `begins_with(a, :p)` (S and B attributes only)
+    BeginsWith(AttributeValue),
+}
+
+impl Eq for NativeRange {}
+
+impl SortKeyOp {
+    /// Whether the sort key `sk` satisfies the comparison (DynamoDB
+    /// compares strings by their UTF-8 bytes, as `str` orders).
+    ///
+    /// ```
+    /// use dynakey_runtime::SortKeyOp;
+    /// assert!(SortKeyOp::BeginsWith("NOTE#".into()).matches("NOTE#1"));
+    /// assert!(SortKeyOp::Between("a".into(), "c".into()).matches("b"));
+    /// assert!(!SortKeyOp::Lt("b".into()).matches("b"));
+    /// assert!(SortKeyOp::All.matches("x") && !SortKeyOp::Empty.matches("x"));
+    /// ```
+    pub fn matches(&self, sk: &str) -> bool {
+        match self {
+            SortKeyOp::Eq(v) => sk == v,
+            SortKeyOp::Lt(v) => sk < v.as_str(),
+            SortKeyOp::Le(v) => sk <= v.as_str(),
+            SortKeyOp::Gt(v) => sk > v.as_str(),
+            SortKeyOp::Ge(v) => sk >= v.as_str(),
+            SortKeyOp::Between(a, b) => a.as_str() <= sk && sk <= b.as_str(),
+            SortKeyOp::BeginsWith(p) => sk.starts_with(p.as_str()),
+            SortKeyOp::All => true,
+            SortKeyOp::Empty => false,
+            // Several typed attributes, not one text: checked by the index.
+            SortKeyOp::Native(_) => true,
+        }
+    }
+
+    /// The same comparison with every bound at most `limit` bytes long
+    /// (DynamoDB's sort-key limit): a bound the conditions extend with
+    /// U+10FFFF ("everything under this text") or with U+0001 ("just
+    /// above this text") can pass the limit by those few bytes while the
+    /// text itself fits. Such a bound is replaced by the one that selects
+    /// the same keys among those that fit in `limit` bytes, so a condition
+    /// on a key at the limit still reads exactly its keys.
+    ///
+    /// ```
+    /// use dynakey_runtime::SortKeyOp;
+    /// let p = "a".repeat(1022);
+    /// let op = SortKeyOp::Between(p.clone(), format!("{p}\u{10FFFF}"));
+    /// // 1,026 bytes: the highest text of 2 bytes, U+07FF, bounds the same keys.
+    /// assert_eq!(op.fit(1024), SortKeyOp::Between(p.clone(), format!("{p}\u{7FF}")));
+    /// let full = "a".repeat(1024);
+    /// // Above a key at the limit: the next key that fits.
+    /// let op = SortKeyOp::Between(format!("{full}\u{1}"), format!("{}\u{10FFFF}", "a".repeat(10)));
+    /// assert_eq!(op.fit(1024), SortKeyOp::Between(format!("{}b", "a".repeat(1023)), format!("{}\u{10FFFF}", "a".repeat(10))));
+    /// ```
+    pub fn fit(self, limit: usize) -> SortKeyOp {
+        match self {
+            SortKeyOp::Le(b) => SortKeyOp::Le(bounds::fit_high(b, limit)),
+            SortKeyOp::Gt(b) => SortKeyOp::Gt(bounds::fit_high(b, limit)),
+            SortKeyOp::Between(a, b) => {
+                let b = bounds::fit_high(b, limit);
+                match bounds::fit_low(a, limit) {
+                    Some(a) if a <= b => SortKeyOp::Between(a, b),
+                    _ => SortKeyOp::Empty,
+                }
+            }
+            op => op,
+        }
+    }
 }
 
 /// A typed condition on the sort key of entity `E` under key kind `K`.
@@ -63,7 +162,8 @@ impl<E, K: KeyKind> SortKeyCondition<E, K> {
         self.index
     }
 
-    /// The sort key attribute's name.
+    /// The sort key attribute's name; for a native index, its first sort
+    /// attribute ([`SortKeyOp::Native`] names every attribute compared).
     pub fn attr(&self) -> &'static str {
         self.attr
     }
@@ -215,6 +315,62 @@ pub mod bounds {
             return SortKeyOp::Empty;
         }
         SortKeyOp::Between(format!("{prefix}{lo}"), through(prefix, hi, next))
+    }
+
+    /// The highest character whose UTF-8 takes at most `bytes` bytes.
+    fn highest_of(bytes: usize) -> Option<char> {
+        match bytes {
+            0 => None,
+            1 => Some('\u{7F}'),
+            2 => Some('\u{7FF}'),
+            3 => Some('\u{FFFF}'),
+            _ => Some(HIGH),
+        }
+    }
+
+    /// An upper bound `text + U+10FFFF` longer than `limit` bytes, as the
+    /// bound that orders the same among keys of at most `limit` bytes:
+    /// such a key that starts with `text` has at most `limit - text.len()`
+    /// bytes after it, and the highest character of that many bytes is
+    /// at or above all of them (UTF-8 orders as its code points).
+    pub fn fit_high(b: String, limit: usize) -> String {
+        if b.len() <= limit || !b.ends_with(HIGH) {
+            return b;
+        }
+        let mut s = b;
+        s.pop();
+        if s.len() > limit {
+            return s;
+        }
+        if let Some(c) = highest_of(limit - s.len()) {
+            s.push(c);
+        }
+        s
+    }
+
+    /// A lower bound `text + U+0001` ("above `text`": key text holds no
+    /// control character) longer than `limit` bytes: the smallest text of
+    /// at most `limit` bytes above `text`, or `None` when there is none.
+    pub fn fit_low(a: String, limit: usize) -> Option<String> {
+        if a.len() <= limit || !a.ends_with('\u{1}') {
+            return Some(a);
+        }
+        let mut s = a;
+        s.pop();
+        // `s` fills the limit, so a key above it differs from it at some
+        // character, which is higher there; the last one that can be raised
+        // within the limit gives the smallest such key.
+        while let Some(c) = s.pop() {
+            let next = match c {
+                '\u{D7FF}' => Some('\u{E000}'),
+                c => char::from_u32(c as u32 + 1),
+            };
+            if let Some(n) = next.filter(|n| s.len() + n.len_utf8() <= limit) {
+                s.push(n);
+                return Some(s);
+            }
+        }
+        None
     }
 
     /// `begins_with(prefix)`; every key when the prefix is empty.

@@ -176,7 +176,6 @@ impl KeyText for String {
 }
 
 #[diagnostic::do_not_recommend]
-
 impl KeyText for bool {
     fn write_text(&self, out: &mut String) -> Result<(), KeyPartError> {
         out.push_str(if *self { "true" } else { "false" });
@@ -283,7 +282,6 @@ macro_rules! integers {
         }
 
         #[diagnostic::do_not_recommend]
-
         impl KeyPadded for $t {
             fn write_padded(&self, width: u32, out: &mut String) -> Result<(), KeyPartError> {
                 let v = *self as i128;
@@ -303,7 +301,6 @@ macro_rules! integers {
         }
 
         #[diagnostic::do_not_recommend]
-
         impl KeySigned for $t {
             fn write_signed(&self, width: u32, out: &mut String) -> Result<(), KeyPartError> {
                 write_signed_i128(*self as i128, width, &|| self.to_string(), out)
@@ -315,7 +312,6 @@ macro_rules! integers {
         }
 
         #[diagnostic::do_not_recommend]
-
         impl KeyReverse for $t {
             fn write_reverse(&self, out: &mut String) -> Result<(), KeyPartError> {
                 let v = *self as i128;
@@ -348,7 +344,6 @@ impl KeyText for u128 {
 }
 
 #[diagnostic::do_not_recommend]
-
 impl KeyPadded for u128 {
     fn write_padded(&self, width: u32, out: &mut String) -> Result<(), KeyPartError> {
         if digits_of(*self) > width {
@@ -366,7 +361,6 @@ impl KeyPadded for u128 {
 }
 
 #[diagnostic::do_not_recommend]
-
 impl KeyText for Decimal {
     /// Normalized (`1.50` and `1.5` are one value, so one key; `-0` is `0`).
     fn write_text(&self, out: &mut String) -> Result<(), KeyPartError> {
@@ -414,7 +408,6 @@ fn parse_scaled(s: &str, width: u32, places: u32) -> Result<i128, KeyPartError> 
 }
 
 #[diagnostic::do_not_recommend]
-
 impl KeyDecimal for Decimal {
     fn write_decimal(&self, width: u32, places: u32, out: &mut String) -> Result<(), KeyPartError> {
         let scale = self.scale();
@@ -496,7 +489,6 @@ macro_rules! floats {
 floats!(f32, f64);
 
 #[diagnostic::do_not_recommend]
-
 impl KeyText for Uuid {
     const WIDTH: Option<usize> = Some(uuid::fmt::Hyphenated::LENGTH);
     fn write_text(&self, out: &mut String) -> Result<(), KeyPartError> {
@@ -557,7 +549,6 @@ fn parse_date(s: &str, expected: &str) -> Result<Date, KeyPartError> {
 }
 
 #[diagnostic::do_not_recommend]
-
 impl KeyText for Date {
     const WIDTH: Option<usize> = Some(10);
     fn write_text(&self, out: &mut String) -> Result<(), KeyPartError> {
@@ -621,7 +612,6 @@ impl KeyText for OffsetDateTime {
 }
 
 #[diagnostic::do_not_recommend]
-
 impl KeyReverse for OffsetDateTime {
     fn write_reverse(&self, out: &mut String) -> Result<(), KeyPartError> {
         let ms = self.unix_timestamp_nanos().div_euclid(1_000_000);

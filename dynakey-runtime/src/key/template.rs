@@ -109,6 +109,7 @@ pub enum TemplatePart {
 /// assert_eq!(w.finish().unwrap(), "CITY#New%20York#10001");
 /// ```
 #[derive(Debug)]
+#[must_use]
 pub struct KeyTemplate {
     entity: &'static str,
     attr: &'static str,
@@ -168,6 +169,11 @@ impl KeyTemplate {
         t.attr = attr;
         t.index = index;
         t
+    }
+
+    /// A key of this template, written value by value.
+    pub fn build(&'static self) -> super::KeyBuilder {
+        super::KeyBuilder::new(self)
     }
 
     /// The attribute the key fills (empty for a template made with
@@ -327,6 +333,18 @@ pub(super) fn unescape(s: &str, esc: char) -> Option<Cow<'_, str>> {
         }
     }
     Some(Cow::Owned(out))
+}
+
+/// A field's value from its text in a key: unescaped when the field is
+/// escaped (the text itself when it does not read back, or is raw or of a
+/// fixed width).
+pub(super) fn field_value(tpl: &KeyTemplate, format: PartFormat, text: &str) -> String {
+    match format {
+        PartFormat::Text if !tpl.raw => {
+            unescape(text, tpl.escape).map_or_else(|| text.to_owned(), Cow::into_owned)
+        }
+        _ => text.to_owned(),
+    }
 }
 
 /// Checks raw text (a bare or `path` field): no control characters, no

@@ -182,12 +182,21 @@ impl<E> fmt::Debug for Key<E> {
 
 /// A partition key of the table (`K = Table`) or of an index, for queries.
 ///
-/// Built by the generated `E::pk(..)`, `E::gsi1_pk(..)`, ….
+/// Built by the generated `E::pk(..)`, `E::gsi1_pk(..)`, …, and for a
+/// native index by its `E::<index>_pk(..)` from every partition attribute.
 pub struct PartitionKey<E, K: KeyKind = Table> {
     index: Option<&'static str>,
-    attr: &'static str,
-    value: String,
+    value: PkValue,
     _marker: PhantomData<fn() -> (E, K)>,
+}
+
+/// The two forms of a partition key.
+#[derive(Clone, PartialEq)]
+enum PkValue {
+    /// One string attribute holding a template's text.
+    Text { attr: &'static str, value: String },
+    /// A native index's partition attributes with their values, in key order.
+    Native(Vec<(&'static str, AttributeValue)>),
 }
 
 impl<E, K: KeyKind> PartitionKey<E, K> {
@@ -195,8 +204,19 @@ impl<E, K: KeyKind> PartitionKey<E, K> {
     pub fn __new(index: Option<&'static str>, attr: &'static str, value: String) -> Self {
         Self {
             index,
-            attr,
-            value,
+            value: PkValue::Text { attr, value },
+            _marker: PhantomData,
+        }
+    }
+
+    /// The partition key of native index `index`: each partition attribute
+    /// with its value, in key order (what a derived `E::<index>_pk(..)`
+    /// builds through [`NativeKeyBuilder`](super::NativeKeyBuilder)).
+    #[doc(hidden)]
+    pub fn __native(index: &'static str, attrs: Vec<(&'static str, AttributeValue)>) -> Self {
+        Self {
+            index: Some(index),
+            value: PkValue::Native(attrs),
             _marker: PhantomData,
         }
     }
@@ -206,44 +226,90 @@ impl<E, K: KeyKind> PartitionKey<E, K> {
         self.index
     }
 
-    /// The key attribute's name, e.g. `pk` or `gsi1pk`.
-    pub fn attr(&self) -> &'static str {
-        self.attr
+    /// Whether this is a native index's key (several attributes, any of S,
+    /// N, B); see [`PartitionKey::values`].
+    pub fn is_native(&self) -> bool {
+        matches!(self.value, PkValue::Native(_))
     }
 
-    /// The key text, e.g. `USER#alice`.
+    /// The key attribute's name, e.g. `pk` or `gsi1pk`; for a native key,
+    /// its first partition attribute (every one is in
+    /// [`values`](Self::values)).
+    pub fn attr(&self) -> &'static str {
+        match &self.value {
+            PkValue::Text { attr, .. } => attr,
+            PkValue::Native(v) => v.first().map_or("", |(a, _)| a),
+        }
+    }
+
+    /// The key text, e.g. `USER#alice`; for a native key, empty (its
+    /// values are in [`values`](Self::values)).
     pub fn value(&self) -> &str {
-        &self.value
+        match &self.value {
+            PkValue::Text { value, .. } => value,
+            PkValue::Native(_) => "",
+        }
+    }
+
+    /// Every attribute the partition is matched on, with its value: the
+    /// one string of a template key, or each attribute of a native key in
+    /// key order.
+    ///
+    /// ```
+    /// use dynakey_runtime::{PartitionKey, Table};
+    /// use aws_sdk_dynamodb::types::AttributeValue;
+    /// let pk: PartitionKey<(), Table> = PartitionKey::__new(None, "pk", "USER#ann".into());
+    /// assert_eq!(pk.values(), [("pk", AttributeValue::S("USER#ann".into()))]);
+    /// ```
+    pub fn values(&self) -> Vec<(&'static str, AttributeValue)> {
+        match &self.value {
+            PkValue::Text { attr, value } => vec![(*attr, AttributeValue::S(value.clone()))],
+            PkValue::Native(v) => v.clone(),
+        }
     }
 
     /// The same key seen as a key of another entity sharing the partition
     /// (for reading several types from one partition).
     pub fn cast<F>(self) -> PartitionKey<F, K> {
-        PartitionKey::__new(self.index, self.attr, self.value)
+        PartitionKey {
+            index: self.index,
+            value: self.value,
+            _marker: PhantomData,
+        }
     }
 }
 
 impl<E, K: KeyKind> Clone for PartitionKey<E, K> {
     fn clone(&self) -> Self {
-        Self::__new(self.index, self.attr, self.value.clone())
+        PartitionKey {
+            index: self.index,
+            value: self.value.clone(),
+            _marker: PhantomData,
+        }
     }
 }
 
 impl<E, K: KeyKind> PartialEq for PartitionKey<E, K> {
     fn eq(&self, other: &Self) -> bool {
-        self.index == other.index && self.attr == other.attr && self.value == other.value
+        self.index == other.index && self.value == other.value
     }
 }
+// Attribute values hold no floats: equality is an equivalence.
 impl<E, K: KeyKind> Eq for PartitionKey<E, K> {}
 
 impl<E, K: KeyKind> fmt::Debug for PartitionKey<E, K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "PartitionKey({}{} = {:?})",
-            self.index.map(|i| format!("{i}.")).unwrap_or_default(),
-            self.attr,
-            self.value
-        )
+        let index = self.index.map(|i| format!("{i}.")).unwrap_or_default();
+        match &self.value {
+            PkValue::Text { attr, value } => write!(f, "PartitionKey({index}{attr} = {value:?})"),
+            PkValue::Native(v) => {
+                write!(f, "PartitionKey({index}")?;
+                for (i, (a, x)) in v.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { ", " };
+                    write!(f, "{sep}{a} = {x:?}")?;
+                }
+                f.write_str(")")
+            }
+        }
     }
 }

@@ -2,7 +2,10 @@
 
 use super::cond::{bounds, SortKeyOp};
 use super::formats::{KeyDecimal, KeyPadded, KeyPartError, KeyReverse, KeySigned, KeyText};
-use super::template::{check_raw, escape_into, mismatch, KeyTemplate, PartFormat, TemplatePart};
+use super::limit::{too_long_reason, KeyRole, MAX_SORT_KEY_BYTES};
+use super::template::{
+    check_raw, escape_into, field_value, mismatch, KeyTemplate, PartFormat, TemplatePart,
+};
 use crate::error::{KeyFormatError, KeyFormatReason};
 
 /// Writes the text of one key, field by field, as generated code does:
@@ -21,6 +24,10 @@ pub struct KeyWriter {
     tpl: &'static KeyTemplate,
     out: String,
     at: usize,
+    /// The field written so far whose text is the longest: its part
+    /// index and where its text lies in `out` (what a key too long for
+    /// its limit is blamed on).
+    widest: Option<(usize, usize, usize)>,
 }
 
 impl KeyWriter {
@@ -30,6 +37,7 @@ impl KeyWriter {
             tpl,
             out: String::with_capacity(tpl.text.len() + 16),
             at: 0,
+            widest: None,
         };
         w.lits();
         w
@@ -50,7 +58,13 @@ impl KeyWriter {
         }
     }
 
-    fn advance(&mut self) {
+    /// Past the field whose text starts at `start`, and the literals
+    /// after it.
+    fn advance(&mut self, start: usize) {
+        let end = self.out.len();
+        if self.widest.is_none_or(|(_, s, e)| end - start > e - s) {
+            self.widest = Some((self.at, start, end));
+        }
         self.at += 1;
         self.lits();
     }
@@ -82,8 +96,9 @@ impl KeyWriter {
     /// Writes a string field.
     pub fn str(&mut self, v: &str) -> Result<(), KeyFormatError> {
         let (name, format) = self.field();
+        let start = self.out.len();
         self.push_text(name, format, v)?;
-        self.advance();
+        self.advance(start);
         Ok(())
     }
 
@@ -112,7 +127,7 @@ impl KeyWriter {
                 self.push_text(name, format, &written)?;
             }
         }
-        self.advance();
+        self.advance(start);
         Ok(())
     }
 
@@ -121,8 +136,9 @@ impl KeyWriter {
         write: impl FnOnce(PartFormat, &mut String) -> Result<(), KeyPartError>,
     ) -> Result<(), KeyFormatError> {
         let (name, format) = self.field();
+        let start = self.out.len();
         write(format, &mut self.out).map_err(|e| self.tpl.err(name, e))?;
-        self.advance();
+        self.advance(start);
         Ok(())
     }
 
@@ -158,12 +174,55 @@ impl KeyWriter {
         })
     }
 
-    /// The key text; refuses a key that came out empty.
+    /// The key text; refuses a key that came out empty, or longer than
+    /// any DynamoDB key (2,048 bytes): [`finish_as`](Self::finish_as)
+    /// with [`KeyRole::Any`].
     pub fn finish(self) -> Result<String, KeyFormatError> {
+        self.finish_as(KeyRole::Any)
+    }
+
+    /// The key text of a key of `role`; refuses a key that came out empty,
+    /// or longer than `role` allows (counted after escaping), naming the
+    /// field whose text is the longest.
+    ///
+    /// ```
+    /// use dynakey_runtime::key::{KeyRole, KeyTemplate, KeyWriter, PartFormat, TemplatePart::*};
+    /// use dynakey_runtime::KeyFormatReason;
+    /// static T: KeyTemplate = KeyTemplate::new("DOC", "D#<id>",
+    ///     &[Lit("D#"), Field { name: "id", format: PartFormat::Text }]);
+    /// let mut w = KeyWriter::new(&T);
+    /// w.str(&"#".repeat(341)).unwrap(); // 341 x "%23": 1,023 bytes, 1,025 with "D#"
+    /// let err = w.clone().finish_as(KeyRole::Sort).unwrap_err();
+    /// assert_eq!(err.field, "id");
+    /// assert_eq!(err.reason, KeyFormatReason::TooLong { role: KeyRole::Sort, size: 1025 });
+    /// assert_eq!(w.finish_as(KeyRole::Partition).unwrap().len(), 1025);
+    /// ```
+    pub fn finish_as(self, role: KeyRole) -> Result<String, KeyFormatError> {
         if self.out.is_empty() {
             return Err(self.fail("", "", KeyFormatReason::Empty));
         }
+        self.check_len(role, self.out.len())?;
         Ok(self.out)
+    }
+
+    /// Refuses a key (or a key prefix, of a condition) of `size` bytes
+    /// when `role` holds fewer, blamed on the longest field written.
+    fn check_len(&self, role: KeyRole, size: usize) -> Result<(), KeyFormatError> {
+        if size <= role.limit() {
+            return Ok(());
+        }
+        let reason = too_long_reason(role, size);
+        Err(match self.widest {
+            Some((at, start, end)) => {
+                let (name, format) = match self.tpl.parts.get(at) {
+                    Some(TemplatePart::Field { name, format }) => (*name, *format),
+                    _ => ("", PartFormat::Text),
+                };
+                let value = field_value(self.tpl, format, &self.out[start..end]);
+                self.fail(name, &value, reason)
+            }
+            None => self.fail("", &self.out, reason),
+        })
     }
 
     /// Whether every placeholder is written.
@@ -183,14 +242,15 @@ impl KeyWriter {
     /// written, so `York` does not select `Yorkshire`). With every field
     /// written it is the one key (`=`); with nothing written and no literal
     /// prefix, every key.
-    pub fn begins_with(self) -> SortKeyOp {
-        if self.is_complete() {
+    pub fn begins_with(self) -> Result<SortKeyOp, KeyFormatError> {
+        self.check_len(KeyRole::Sort, self.out.len())?;
+        Ok(if self.is_complete() {
             SortKeyOp::Eq(self.out)
         } else if self.out.is_empty() {
             SortKeyOp::All
         } else {
             SortKeyOp::BeginsWith(self.out)
-        }
+        })
     }
 
     /// Keys whose next field's *text* starts with `text` (a string field):
@@ -206,6 +266,10 @@ impl KeyWriter {
                 let esc = self.tpl.escape;
                 escape_into(&mut self.out, text, esc).map_err(|r| self.fail(name, text, r))?;
             }
+        }
+        if self.out.len() > MAX_SORT_KEY_BYTES {
+            let size = self.out.len();
+            return Err(self.fail(name, text, too_long_reason(KeyRole::Sort, size)));
         }
         Ok(if self.out.is_empty() {
             SortKeyOp::All
@@ -224,7 +288,8 @@ impl KeyWriter {
     ) -> Result<Split, KeyFormatError> {
         let start = self.out.len();
         let field_at = self.at;
-        let reversed = self.field().1 == PartFormat::Reverse;
+        let (name, format) = self.field();
+        let reversed = format == PartFormat::Reverse;
         write(&mut self)?;
         let next_len: usize = self.tpl.parts[field_at + 1..]
             .iter()
@@ -235,6 +300,14 @@ impl KeyWriter {
             .sum();
         let last = self.is_complete();
         let end = self.out.len() - next_len;
+        // The key text up to the field and the literal after it: what every
+        // key holding this value starts with. Longer than a sort key holds,
+        // no stored key can hold the value.
+        if self.out.len() > MAX_SORT_KEY_BYTES {
+            let size = self.out.len();
+            let value = field_value(self.tpl, format, &self.out[start..end]);
+            return Err(self.fail(name, &value, too_long_reason(KeyRole::Sort, size)));
+        }
         let next = self.out[end..].to_owned();
         let value = self.out[start..end].to_owned();
         self.out.truncate(start);

@@ -1,17 +1,24 @@
 //! The embedded engine as a DynamoDB endpoint on a port you choose, for
 //! the AWS CLI, boto3, NoSQL Workbench or any SDK: a file database (or an
-//! in-memory one) served on loopback until a shutdown signal.
+//! in-memory one) served on loopback until a shutdown signal, to programs
+//! on this machine and not to web pages (see [`Access`]).
 
 use std::future::Future;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 
+use super::access::Access;
+use super::front;
 use crate::error::Error;
 
 /// A database bound to a loopback port, ready to serve.
 ///
 /// [`serve_until`](Self::serve_until) answers DynamoDB's JSON protocol
-/// until its shutdown future resolves; then it stops accepting, lets the
+/// to programs on this machine (the AWS CLI, boto3, SDKs): a request from
+/// a web page (one with an `Origin`) or to another `Host` is refused,
+/// unless [`with_access`](Self::with_access) lets an origin in, and it
+/// can require SigV4 signatures. It runs until its shutdown future
+/// resolves; then it stops accepting, lets the
 /// requests under way finish and returns. Run it on a runtime of its own
 /// and drop that runtime afterwards, and every handle on the database is
 /// gone when the call returns: the SQLite file is closed (its write-ahead
@@ -31,11 +38,13 @@ use crate::error::Error;
 /// # let _ = std::fs::remove_file(&path);
 /// # });
 /// ```
+#[must_use]
 pub struct Endpoint {
     db: dynoxide::Database,
     listener: TcpListener,
     addr: SocketAddr,
     path: Option<PathBuf>,
+    access: Access,
 }
 
 impl std::fmt::Debug for Endpoint {
@@ -43,14 +52,16 @@ impl std::fmt::Debug for Endpoint {
         f.debug_struct("Endpoint")
             .field("addr", &self.addr)
             .field("path", &self.path)
+            .field("access", &self.access)
             .finish_non_exhaustive()
     }
 }
 
 impl Endpoint {
     /// Opens (or creates) the database file at `path` and binds
-    /// `127.0.0.1:port` (`0`: a free port the OS picks). Only loopback:
-    /// the engine checks no credentials.
+    /// `127.0.0.1:port` (`0`: a free port the OS picks). Only loopback,
+    /// and no credentials checked unless [`with_access`](Self::with_access)
+    /// asks.
     ///
     /// Fails when the file cannot be opened or the port is taken.
     /// See the example on [`Endpoint`].
@@ -96,7 +107,27 @@ impl Endpoint {
             listener,
             addr,
             path: None,
+            access: Access::default(),
         })
+    }
+
+    /// Who it answers: by default programs on this machine only (no web
+    /// page, no other `Host`, no signature checked).
+    ///
+    /// ```
+    /// use dynakey_runtime::local::{Access, Endpoint};
+    /// let ep = Endpoint::memory(0).unwrap()
+    ///     .with_access(Access::default().allow_origin("http://localhost:3000").unwrap());
+    /// assert_eq!(ep.access().allowed_origins(), ["http://localhost:3000"]);
+    /// ```
+    pub fn with_access(mut self, access: Access) -> Self {
+        self.access = access;
+        self
+    }
+
+    /// Who it answers (see [`with_access`](Self::with_access)).
+    pub fn access(&self) -> &Access {
+        &self.access
     }
 
     /// The address it listens on (see the example on [`memory`](Self::memory)).
@@ -125,11 +156,39 @@ impl Endpoint {
     ) -> Result<(), Error> {
         let listener = tokio::net::TcpListener::from_std(self.listener)
             .map_err(|e| Error::backend("could not hand the listener to the runtime", e))?;
-        dynoxide::server::serve_with_shutdown(listener, self.db, shutdown)
+        let inner = front::engine_listener()
             .await
-            .map_err(|message| Error::Backend {
-                message: format!("the endpoint stopped: {message}"),
+            .map_err(|e| Error::backend("could not listen for the engine on loopback", e))?;
+        let engine_addr = inner
+            .local_addr()
+            .map_err(|e| Error::backend("could not read the engine's address", e))?;
+        let (stop_engine, engine_stops) = tokio::sync::oneshot::channel::<()>();
+        let engine = tokio::spawn(dynoxide::server::serve_with_shutdown(
+            inner,
+            self.db,
+            async move {
+                let _ = engine_stops.await;
+            },
+        ));
+        // The front stops accepting and finishes its requests first, then
+        // the engine (and with it the last handle on the database).
+        let front = front::serve(
+            listener,
+            self.addr.port(),
+            engine_addr,
+            self.access,
+            shutdown,
+        )
+        .await
+        .map_err(|e| Error::backend("the endpoint stopped", e));
+        let _ = stop_engine.send(());
+        let engine = match engine.await {
+            Ok(r) => r.map_err(|message| Error::Backend {
+                message: format!("the endpoint's engine stopped: {message}"),
                 source: None,
-            })
+            }),
+            Err(e) => Err(Error::backend("the endpoint's engine panicked", e)),
+        };
+        front.and(engine)
     }
 }

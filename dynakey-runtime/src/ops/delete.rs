@@ -14,7 +14,6 @@ use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::Error;
 use crate::explain::{Explain, WriteCost};
-use crate::expr::Condition;
 use crate::key::Key;
 
 /// A delete; `.await` it. Resolves to the deleted item when
@@ -46,6 +45,16 @@ pub struct Delete<E> {
     pub(crate) opts: WriteOpts,
 }
 
+impl<E> Clone for Delete<E> {
+    fn clone(&self) -> Self {
+        Delete {
+            db: self.db.clone(),
+            key: self.key.clone(),
+            opts: self.opts.clone(),
+        }
+    }
+}
+
 impl<E: Entity> fmt::Debug for Delete<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Delete")
@@ -59,29 +68,6 @@ impl<E: Entity> fmt::Debug for Delete<E> {
 }
 
 impl<E: Entity> Delete<E> {
-    /// Only when the item exists.
-    pub fn if_exists(self) -> Self {
-        self.condition(Condition::attr(E::META.pk.attr).exists())
-    }
-
-    /// Only when `cond` holds (and-ed with any condition already set).
-    pub fn condition(mut self, cond: Condition) -> Self {
-        self.opts.and(cond);
-        self
-    }
-
-    /// Resolve to the deleted item (not in a transaction).
-    pub fn return_old(mut self) -> Self {
-        self.opts.ret = Some(ReturnValue::AllOld);
-        self
-    }
-
-    /// On a failed condition, put the item as it was into the error.
-    pub fn return_old_on_fail(mut self) -> Self {
-        self.opts.old_on_fail = true;
-        self
-    }
-
     /// The delete as an action of a transaction.
     pub(crate) fn into_write(self) -> Result<Write, Error> {
         Ok(Write {
@@ -174,3 +160,15 @@ impl<E: Entity> Delete<E> {
 }
 
 into_future!(Delete<E>, Option<E>);
+
+impl Db {
+    /// Deletes the item at `key` (no error when it is absent, unless a
+    /// condition says so); see [`Delete`].
+    pub fn delete<E: Entity>(&self, key: Key<E>) -> Delete<E> {
+        Delete {
+            db: self.clone(),
+            key,
+            opts: WriteOpts::default(),
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! A get of one item by its key.
 
 use std::fmt;
+use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::operation::get_item::builders::GetItemInputBuilder;
 use aws_sdk_dynamodb::operation::get_item::{GetItemInput, GetItemOutput};
@@ -38,6 +39,16 @@ pub struct Get<E> {
     pub(crate) db: Db,
     pub(crate) key: Key<E>,
     pub(crate) consistent: bool,
+}
+
+impl<E> Clone for Get<E> {
+    fn clone(&self) -> Self {
+        Get {
+            db: self.db.clone(),
+            key: self.key.clone(),
+            consistent: self.consistent,
+        }
+    }
 }
 
 impl<E: Entity> fmt::Debug for Get<E> {
@@ -109,22 +120,96 @@ impl<E: Entity> Get<E> {
 
     /// Reads only the fields of the projection `P` (a
     /// `ProjectionExpression` of its attributes; see
-    /// [`Projection`](crate::query::Projection)).
-    pub async fn project<P: Projection<Entity = E>>(self) -> Result<Option<P>, Error> {
+    /// [`Projection`](crate::query::Projection)): a step, as on a query,
+    /// sent by `.await` (or `.send()`).
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # use dynakey_derive::{DynamoEntity, DynamoProjection};
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE")]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("NOTE#<id:d6>")]
+    /// # struct Note { user: String, id: u32, text: String }
+    /// #[derive(DynamoProjection, Debug, Clone, PartialEq)]
+    /// #[dynamo(crate = "dynakey_runtime", of = Note)]
+    /// struct Text { text: String }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("notes");
+    /// db.create_table(&[Note::META]).await.unwrap();
+    /// db.put(&Note { user: "ann".into(), id: 1, text: "hi".into() }).await.unwrap();
+    /// let get = db.get(Note::key("ann", 1).unwrap()).project::<Text>();
+    /// assert_eq!(get.to_input().unwrap().projection_expression(), Some("#n0"));
+    /// assert_eq!(get.await.unwrap(), Some(Text { text: "hi".into() }));
+    /// # });
+    /// ```
+    pub fn project<P: Projection<Entity = E>>(self) -> GetProjected<E, P> {
+        GetProjected {
+            get: self,
+            _p: PhantomData,
+        }
+    }
+}
+
+into_future!(Get<E>, Option<E>);
+
+/// A [`Get`] that reads only the fields of the projection `P`: made by
+/// [`Get::project`], sent by `.await` (or `.send()`).
+#[must_use = "a get does nothing until awaited"]
+pub struct GetProjected<E, P> {
+    get: Get<E>,
+    _p: PhantomData<fn() -> P>,
+}
+
+impl<E, P> Clone for GetProjected<E, P> {
+    fn clone(&self) -> Self {
+        GetProjected {
+            get: self.get.clone(),
+            _p: PhantomData,
+        }
+    }
+}
+
+impl<E: Entity, P> fmt::Debug for GetProjected<E, P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GetProjected")
+            .field("get", &self.get)
+            .field("projection", &std::any::type_name::<P>())
+            .finish()
+    }
+}
+
+impl<E: Entity, P: Projection<Entity = E>> GetProjected<E, P> {
+    /// Read with strong consistency.
+    pub fn consistent(mut self) -> Self {
+        self.get = self.get.consistent();
+        self
+    }
+
+    /// The SDK input this get sends, without sending it.
+    pub fn to_input(&self) -> Result<GetItemInput, Error> {
+        self.request().build().map_err(build_err)
+    }
+
+    /// The get in readable form, without sending it.
+    pub fn explain(&self) -> Result<Explain, Error> {
+        Ok(Explain::from(&self.to_input()?))
+    }
+
+    /// The request: the get's, with the projection's attributes.
+    fn request(&self) -> GetItemInputBuilder {
         let mut cx = Placeholders::default();
         let names: Vec<String> = P::attrs().into_iter().map(|a| cx.name(a)).collect();
-        let out = self
-            .db
-            .client
-            .get_item()
-            .table_name(&*self.db.table)
-            .set_key(Some(self.key.to_attributes()))
-            .set_consistent_read(self.consistent.then_some(true))
+        self.get
+            .request()
             .projection_expression(names.join(", "))
             .set_expression_attribute_names(cx.names())
-            .send()
-            .await
-            .map_err(|e| Error::from_sdk(e, self.db.sdk_attempts()))?;
+    }
+
+    /// Sends the get.
+    pub async fn send(self) -> Result<Option<P>, Error> {
+        let out = get_send(&self.get.db, E::META.type_name, self.request()).await?;
         non_empty(out.item())
             .map(P::from_item)
             .transpose()
@@ -132,7 +217,13 @@ impl<E: Entity> Get<E> {
     }
 }
 
-into_future!(Get<E>, Option<E>);
+impl<E: Entity, P: Projection<Entity = E>> std::future::IntoFuture for GetProjected<E, P> {
+    type Output = Result<Option<P>, Error>;
+    type IntoFuture = crate::ops::BoxFuture<'static, Self::Output>;
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}
 
 /// The GetItem request of a key. Not generic: one copy for every entity.
 fn get_request(db: &Db, key: Item, consistent: bool) -> GetItemInputBuilder {
@@ -160,4 +251,15 @@ async fn get_send(
         },
         Error::from_sdk
     )
+}
+
+impl Db {
+    /// Reads the item at `key`; see [`Get`].
+    pub fn get<E: Entity>(&self, key: Key<E>) -> Get<E> {
+        Get {
+            db: self.clone(),
+            key,
+            consistent: false,
+        }
+    }
 }

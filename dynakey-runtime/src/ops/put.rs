@@ -14,7 +14,7 @@ use crate::check::{check_item, key_text, versioned};
 use crate::codec::Item;
 use crate::db::Db;
 use crate::entity::Entity;
-use crate::error::Error;
+use crate::error::{clone_built, Error};
 use crate::explain::{Explain, WriteCost};
 use crate::expr::Condition;
 use crate::rules::unique;
@@ -58,6 +58,17 @@ pub struct Put<E> {
     pub(crate) _e: PhantomData<fn() -> E>,
 }
 
+impl<E> Clone for Put<E> {
+    fn clone(&self) -> Self {
+        Put {
+            db: self.db.clone(),
+            built: clone_built(&self.built),
+            opts: self.opts.clone(),
+            _e: PhantomData,
+        }
+    }
+}
+
 impl<E: Entity> fmt::Debug for Put<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Put")
@@ -75,31 +86,6 @@ impl<E: Entity> Put<E> {
     /// Only when no item has this key.
     pub fn if_not_exists(self) -> Self {
         self.condition(Condition::attr(E::META.pk.attr).not_exists())
-    }
-
-    /// Only when an item has this key (replace, never create).
-    pub fn if_exists(self) -> Self {
-        self.condition(Condition::attr(E::META.pk.attr).exists())
-    }
-
-    /// Only when `cond` holds (and-ed with any condition already set).
-    pub fn condition(mut self, cond: Condition) -> Self {
-        self.opts.and(cond);
-        self
-    }
-
-    /// Resolve to the replaced item (`ReturnValues = ALL_OLD`; not in a
-    /// transaction).
-    pub fn return_old(mut self) -> Self {
-        self.opts.ret = Some(ReturnValue::AllOld);
-        self
-    }
-
-    /// On a failed condition, put the item as it was into
-    /// [`Error::ConditionFailed`].
-    pub fn return_old_on_fail(mut self) -> Self {
-        self.opts.old_on_fail = true;
-        self
     }
 
     /// The item as it will be written (its next version set) and the
@@ -124,10 +110,9 @@ impl<E: Entity> Put<E> {
     }
 
     /// The request: the SDK input builder and the estimated cost.
-    fn request(self) -> Result<(Db, PutItemInputBuilder, WriteCost), Error> {
+    fn request(self) -> Result<(Db, PutItemInputBuilder), Error> {
         let db = self.db.clone();
         let (item, opts) = self.into_parts()?;
-        let cost = WriteCost::put(E::META, &item);
         let x = render(None, opts.cond.as_ref())?;
         let on_fail = opts
             .old_on_fail
@@ -141,7 +126,7 @@ impl<E: Entity> Put<E> {
             .set_return_values(opts.ret)
             .set_return_values_on_condition_check_failure(on_fail)
             .return_consumed_capacity(db.capacity.clone());
-        Ok((db, req, cost))
+        Ok((db, req))
     }
 
     /// The SDK input this put sends, without sending it.
@@ -158,8 +143,8 @@ impl<E: Entity> Put<E> {
     /// let input = backend.db("notes").put(&n).if_not_exists().to_input().unwrap();
     /// assert_eq!(input.condition_expression(), Some("attribute_not_exists(#n0)"));
     /// ```
-    pub fn to_input(self) -> Result<PutItemInput, Error> {
-        self.request()?.1.build().map_err(build_err)
+    pub fn to_input(&self) -> Result<PutItemInput, Error> {
+        self.clone().request()?.1.build().map_err(build_err)
     }
 
     /// The put in readable form, with its estimated [`WriteCost`], without
@@ -181,9 +166,11 @@ impl<E: Entity> Put<E> {
     /// let plain = Note { tag: None, ..tagged };
     /// assert_eq!(db.put(&plain).explain().unwrap().cost.unwrap().total(), 1.0); // not in GSI1
     /// ```
-    pub fn explain(self) -> Result<Explain, Error> {
-        let (_, req, cost) = self.request()?;
+    pub fn explain(&self) -> Result<Explain, Error> {
+        let (_, req) = self.clone().request()?;
         let input = req.build().map_err(build_err)?;
+        // Estimated here only: a put sent does not need it.
+        let cost = WriteCost::put(E::META, input.item().unwrap_or(&Item::new()));
         Ok(Explain::from(&input).with_cost(cost))
     }
 
@@ -196,7 +183,7 @@ impl<E: Entity> Put<E> {
             let asked = opts.ret == Some(ReturnValue::AllOld);
             return decode_opt(old.as_ref().filter(|_| asked));
         }
-        let (db, req, _) = self.request()?;
+        let (db, req) = self.request()?;
         traced_send!(
             "PutItem",
             &db,
@@ -209,3 +196,15 @@ impl<E: Entity> Put<E> {
 }
 
 into_future!(Put<E>, Option<E>);
+
+impl Db {
+    /// Writes `e` (replacing an item with the same key); see [`Put`].
+    pub fn put<E: Entity>(&self, e: &E) -> Put<E> {
+        Put {
+            db: self.clone(),
+            built: crate::rules::put_item(e),
+            opts: WriteOpts::default(),
+            _e: PhantomData,
+        }
+    }
+}

@@ -11,15 +11,16 @@ use super::{
     build_err, decode_opt, into_future, non_empty, render, traced_send, write_error, Action, Write,
     WriteOpts,
 };
-use crate::check::key_ref_of;
+use crate::check::{check_update, key_ref_of};
 use crate::codec::Item;
 use crate::db::Db;
 use crate::entity::{Entity, EntityMeta};
-use crate::error::Error;
+use crate::error::{clone_built, Error};
 use crate::explain::{Explain, WriteCost};
-use crate::expr::{Condition, Update};
+use crate::expr::Update;
 use crate::key::Key;
 use crate::rules::unique;
+use crate::update::TypedUpdate;
 
 /// An update; `.await` it. Resolves to the item after (`return_new`) or
 /// before (`return_old`) the update when asked. Built by [`Db::update`]
@@ -58,6 +59,16 @@ pub struct UpdateItem<E> {
     pub(crate) opts: WriteOpts,
 }
 
+impl<E> Clone for UpdateItem<E> {
+    fn clone(&self) -> Self {
+        UpdateItem {
+            db: self.db.clone(),
+            built: clone_built(&self.built),
+            opts: self.opts.clone(),
+        }
+    }
+}
+
 impl<E: Entity> fmt::Debug for UpdateItem<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("UpdateItem")
@@ -71,33 +82,9 @@ impl<E: Entity> fmt::Debug for UpdateItem<E> {
 }
 
 impl<E: Entity> UpdateItem<E> {
-    /// Only when the item exists (a raw update otherwise creates it; a
-    /// typed patch already carries this condition).
-    pub fn if_exists(self) -> Self {
-        self.condition(Condition::attr(E::META.pk.attr).exists())
-    }
-
-    /// Only when `cond` holds (and-ed with any condition already set).
-    pub fn condition(mut self, cond: Condition) -> Self {
-        self.opts.and(cond);
-        self
-    }
-
     /// Resolve to the item after the update (not in a transaction).
     pub fn return_new(mut self) -> Self {
         self.opts.ret = Some(ReturnValue::AllNew);
-        self
-    }
-
-    /// Resolve to the item before the update (not in a transaction).
-    pub fn return_old(mut self) -> Self {
-        self.opts.ret = Some(ReturnValue::AllOld);
-        self
-    }
-
-    /// On a failed condition, put the item as it was into the error.
-    pub fn return_old_on_fail(mut self) -> Self {
-        self.opts.old_on_fail = true;
         self
     }
 
@@ -119,10 +106,16 @@ impl<E: Entity> UpdateItem<E> {
     /// entity's metadata only, so the sending code is compiled once in this
     /// crate rather than once per entity in each user's crate.
     fn erase(self) -> RawUpdate {
+        // A value DynamoDB refuses in a native key attribute is refused
+        // before anything is sent.
+        let built = self.built.and_then(|(k, u)| {
+            check_update(E::META, &u)?;
+            Ok((k.erase(), u))
+        });
         RawUpdate {
             db: self.db,
             meta: E::META,
-            built: self.built.map(|(k, u)| (k.erase(), u)),
+            built,
             opts: self.opts,
         }
     }
@@ -157,8 +150,8 @@ impl<E: Entity> UpdateItem<E> {
     /// let input = u.to_input().unwrap();
     /// assert_eq!(input.update_expression(), Some("SET #n0 = :v0"));
     /// ```
-    pub fn to_input(self) -> Result<UpdateItemInput, Error> {
-        self.erase().request()?.1.build().map_err(build_err)
+    pub fn to_input(&self) -> Result<UpdateItemInput, Error> {
+        self.clone().erase().request()?.1.build().map_err(build_err)
     }
 
     /// The update in readable form, with its estimated [`WriteCost`]: an
@@ -185,8 +178,8 @@ impl<E: Entity> UpdateItem<E> {
     /// assert_eq!(cost.indexes[0].change, IndexChange::Move);
     /// assert_eq!(cost.total(), 3.0); // table 1 + GSI1 delete 1 + GSI1 put 1
     /// ```
-    pub fn explain(self) -> Result<Explain, Error> {
-        let (_, req, cost) = self.erase().request()?;
+    pub fn explain(&self) -> Result<Explain, Error> {
+        let (_, req, cost) = self.clone().erase().request()?;
         let input = req.build().map_err(build_err)?;
         Ok(Explain::from(&input).with_cost(cost))
     }
@@ -269,7 +262,7 @@ impl RawUpdate {
 
     async fn send(self) -> Result<Option<Item>, Error> {
         let meta = self.meta;
-        let unique = matches!(&self.built, Ok((_, u)) if meta.unique.iter().any(|a| u.touches(a)));
+        let unique = matches!(&self.built, Ok((_, u)) if unique::touches_guards(meta, u));
         if unique {
             return self.send_unique().await;
         }
@@ -282,5 +275,42 @@ impl RawUpdate {
             |_span, out| Ok(non_empty(out.attributes()).cloned()),
             write_error
         )
+    }
+}
+
+impl Db {
+    /// Sends a typed update built by the derive, e.g.
+    /// `db.update(WorkItem::update(id).set_status(WorkStatus::Closed))`.
+    /// It rewrites (or, for a sparse index, removes) every index key whose
+    /// inputs it sets; an update that sets only some inputs of a key does
+    /// not compile (DYNA226). See [`UpdateItem`].
+    pub fn update<U: TypedUpdate>(&self, update: U) -> UpdateItem<U::Entity> {
+        let (built, cond) = match update.into_parts() {
+            Ok(parts) => {
+                let now = time::OffsetDateTime::now_utc();
+                let update = crate::rules::stamp_update(U::Entity::META, parts.update, now);
+                (Ok((parts.key, update)), parts.condition)
+            }
+            Err(e) => (Err(e), None),
+        };
+        UpdateItem {
+            db: self.clone(),
+            built,
+            opts: WriteOpts {
+                cond,
+                ..WriteOpts::default()
+            },
+        }
+    }
+
+    /// Updates the item at `key` with a hand-built [`Update`]. It does not
+    /// keep index keys in step: prefer [`Db::update`] with the derive's
+    /// `E::update(..)`, which rewrites every index key its inputs feed.
+    pub fn update_raw<E: Entity>(&self, key: Key<E>, update: Update) -> UpdateItem<E> {
+        UpdateItem {
+            db: self.clone(),
+            built: Ok((key, update)),
+            opts: WriteOpts::default(),
+        }
     }
 }

@@ -154,7 +154,7 @@ pub(crate) fn key_attrs(meta: &EntityMeta, index: Option<&str>) -> Vec<&'static 
     let mut v = vec![meta.pk.attr];
     v.extend(meta.sk.as_ref().map(|k| k.attr));
     if let Some(ix) = index.and_then(|n| meta.index(n)) {
-        for a in std::iter::once(ix.pk.attr).chain(ix.sk.as_ref().map(|k| k.attr)) {
+        for a in ix.key_attrs() {
             if !v.contains(&a) {
                 v.push(a);
             }

@@ -8,7 +8,8 @@ use futures_util::TryStreamExt;
 
 use aws_sdk_dynamodb::operation::query::QueryInput;
 
-use super::pager::{first_limit, Input, Order, Pager};
+use super::lane::{first_limit, Input};
+use super::pager::{Order, Pager};
 use super::{AnyOf, Decoder, KeysOnly, Page, Query, Typed};
 use crate::db::Db;
 use crate::entity::Entity;
@@ -213,7 +214,7 @@ impl<E: Entity, K: KeyKind, D: Decoder> FanOut<E, K, D> {
     fn pager(&self, count: bool) -> Result<Pager<D>, Error> {
         let first = self.queries.first();
         let order = Order::Sorted {
-            attr: first.and_then(Query::sort_attr),
+            attrs: first.map(Query::sort_attrs).unwrap_or_default(),
             forward: first.is_none_or(|q| q.forward),
         };
         let lanes = self

@@ -2,274 +2,46 @@
 //! several and a scan in segments are all *lanes* (one sequence of
 //! requests each, resumed by `ExclusiveStartKey`) read through a pager that
 //! merges them (in sort-key order, or one after another for a scan),
-//! decodes, and stops at the read's `limit`.
-//!
-//! A lane remembers where a fresh reader would resume: after the last item
-//! it handed out (or after DynamoDB's `LastEvaluatedKey` once its buffer is
-//! empty), so a page's cursor resumes exactly after the page's last item,
-//! nothing skipped and nothing repeated, however many items the requests
-//! brought back beyond it.
+//! decodes, and stops at the read's `limit` (a lane is a [`Lane`]).
 
-use std::collections::VecDeque;
+use std::cmp::Ordering;
 
-use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
-use aws_sdk_dynamodb::operation::query::QueryInput;
-use aws_sdk_dynamodb::operation::scan::builders::ScanInputBuilder;
-use aws_sdk_dynamodb::operation::scan::ScanInput;
-use aws_sdk_dynamodb::types::AttributeValue;
 use futures_core::Stream;
 use futures_util::future::try_join_all;
 
+use super::cursor::{decode_cursor, encode_cursor, Scope};
 use super::decode::Decoder;
-use super::page::{decode_cursor, encode_cursor, Page, Position};
+use super::lane::{first_limit, Lane};
+use super::page::{Page, Position};
 use crate::codec::Item;
 use crate::db::Db;
 use crate::error::Error;
-use crate::explain::Explain;
-use crate::obs::Span;
-use crate::ops::build_err;
+use crate::key::compare_key_values;
 
-/// A request with everything but its start key and `Limit`.
-#[derive(Debug, Clone)]
-pub(crate) enum Request {
-    Query(QueryInputBuilder),
-    Scan(ScanInputBuilder),
-}
-
-/// A lane's first request as the SDK input.
-pub(crate) enum Input {
-    Query(QueryInput),
-    Scan(ScanInput),
-}
-
-/// What one request brought back.
-struct RawPage {
-    items: Vec<Item>,
-    last: Option<Item>,
-    count: u64,
-}
-
-impl Request {
-    async fn send(
-        &self,
-        db: &Db,
-        entity: &'static str,
-        start: Option<Item>,
-        limit: Option<i32>,
-    ) -> Result<RawPage, Error> {
-        // The same steps for both: only the builder and output types differ.
-        macro_rules! send {
-            ($op:literal, $b:expr) => {{
-                let span = Span::new($op, &db.table, $b.get_index_name().as_deref(), Some(entity));
-                let req = $b.clone().set_exclusive_start_key(start).set_limit(limit);
-                let out = span.end(
-                    span.run(req.send_with(&db.client))
-                        .await
-                        .map_err(|e| Error::from_sdk(e, db.sdk_attempts())),
-                )?;
-                span.counts(out.count, out.scanned_count);
-                span.capacity(out.consumed_capacity());
-                (out.items, out.last_evaluated_key, out.count)
-            }};
-        }
-        let (items, last, count) = match self {
-            Request::Query(q) => send!("Query", q),
-            Request::Scan(s) => send!("Scan", s),
+/// Two items in the order of their sort key attributes `attrs`: the first
+/// attribute, then the next on a tie, each by value as DynamoDB orders it
+/// (a template key's text bytewise, a native key's numbers by value and
+/// binary bytewise). An item without an attribute sorts first.
+fn sort_cmp(a: &Item, b: &Item, attrs: &[&str]) -> Ordering {
+    for attr in attrs {
+        let o = match (a.get(*attr), b.get(*attr)) {
+            (Some(x), Some(y)) => compare_key_values(x, y),
+            (x, y) => x.is_some().cmp(&y.is_some()),
         };
-        Ok(RawPage {
-            items: items.unwrap_or_default(),
-            last: last.filter(|k| !k.is_empty()),
-            count: count.max(0) as u64,
-        })
-    }
-}
-
-/// The `Limit` of a read's first request: the page size, less when the
-/// read's limit needs fewer items.
-pub(crate) fn first_limit(page_size: Option<u32>, limit: Option<usize>) -> Option<i32> {
-    let n = match (page_size.map(|p| p as usize), limit) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    };
-    n.map(|n| n.clamp(1, i32::MAX as usize) as i32)
-}
-
-/// One partition of a query, or one segment of a scan.
-#[derive(Debug)]
-pub(crate) struct Lane {
-    /// `None` when nothing can match (an empty sort-key range): no request.
-    pub(crate) request: Option<Request>,
-    /// The entity read (its Rust type name, for the request's span).
-    entity: &'static str,
-    /// The key attributes of an `ExclusiveStartKey` of this read.
-    key_attrs: Vec<&'static str>,
-    /// Items fetched and not yet handed out.
-    buf: VecDeque<Item>,
-    /// Where a fresh reader resumes: after this key (`None`: the start).
-    at: Option<Item>,
-    /// The start key of the next request.
-    next: Option<Item>,
-    /// Whether the last request had no `LastEvaluatedKey`.
-    fetched_all: bool,
-}
-
-impl Lane {
-    pub(crate) fn new(
-        request: Option<Request>,
-        key_attrs: Vec<&'static str>,
-        entity: &'static str,
-    ) -> Self {
-        let fetched_all = request.is_none();
-        Self {
-            request,
-            entity,
-            key_attrs,
-            buf: VecDeque::new(),
-            at: None,
-            next: None,
-            fetched_all,
+        if o.is_ne() {
+            return o;
         }
     }
-
-    /// The SDK input of the lane's first request (`None`: nothing is sent).
-    pub(crate) fn first_input(&self, limit: Option<i32>) -> Result<Option<Input>, Error> {
-        Ok(match &self.request {
-            Some(Request::Query(q)) => Some(Input::Query(
-                q.clone().set_limit(limit).build().map_err(build_err)?,
-            )),
-            Some(Request::Scan(s)) => Some(Input::Scan(
-                s.clone().set_limit(limit).build().map_err(build_err)?,
-            )),
-            None => None,
-        })
-    }
-
-    /// The readable form of the lane's first request.
-    pub(crate) fn explain(&self, table: &str, limit: Option<i32>) -> Result<Explain, Error> {
-        Ok(match self.first_input(limit)? {
-            Some(Input::Query(q)) => Explain::from(&q),
-            Some(Input::Scan(s)) => Explain::from(&s),
-            None => {
-                let mut x = Explain::new("Query", table);
-                x.options
-                    .push(("sent".into(), "no (the sort-key range is empty)".into()));
-                x
-            }
-        })
-    }
-
-    fn resume(&mut self, p: Position) {
-        self.buf.clear();
-        match p {
-            Position::At(k) => {
-                self.at = k.clone();
-                self.next = k;
-                self.fetched_all = self.request.is_none();
-            }
-            Position::Done => {
-                self.at = None;
-                self.next = None;
-                self.fetched_all = true;
-            }
-        }
-    }
-
-    fn position(&self) -> Position {
-        if self.exhausted() {
-            Position::Done
-        } else {
-            Position::At(self.at.clone())
-        }
-    }
-
-    fn exhausted(&self) -> bool {
-        self.buf.is_empty() && self.fetched_all
-    }
-
-    fn needs_fetch(&self) -> bool {
-        self.buf.is_empty() && !self.fetched_all
-    }
-
-    /// One request; returns its `Count`.
-    async fn fetch(&mut self, db: &Db, limit: Option<i32>) -> Result<u64, Error> {
-        let Some(req) = &self.request else {
-            self.fetched_all = true;
-            return Ok(0);
-        };
-        let raw = req.send(db, self.entity, self.next.clone(), limit).await?;
-        self.buf.extend(raw.items);
-        self.next = raw.last;
-        self.fetched_all = self.next.is_none();
-        if self.buf.is_empty() {
-            // Everything read so far was filtered out: resume after it.
-            self.at = self.next.clone();
-        }
-        Ok(raw.count)
-    }
-
-    /// Requests until an item is buffered or nothing is left.
-    async fn fill(&mut self, db: &Db, limit: Option<i32>) -> Result<(), Error> {
-        while self.needs_fetch() {
-            self.fetch(db, limit).await?;
-        }
-        Ok(())
-    }
-
-    /// Requests until `want` items are buffered or nothing is left.
-    async fn read_ahead(
-        &mut self,
-        db: &Db,
-        limit: Option<i32>,
-        want: Option<usize>,
-    ) -> Result<(), Error> {
-        while !self.fetched_all && want.is_none_or(|w| self.buf.len() < w) {
-            self.fetch(db, limit).await?;
-        }
-        Ok(())
-    }
-
-    /// Sums the `Count` of requests until nothing is left or `cap` is reached.
-    async fn count(&mut self, db: &Db, limit: Option<i32>, cap: Option<u64>) -> Result<u64, Error> {
-        let mut n = 0;
-        while !self.fetched_all && cap.is_none_or(|c| n < c) {
-            n += self.fetch(db, limit).await?;
-        }
-        Ok(n)
-    }
-
-    /// Hands out the next buffered item.
-    fn pop(&mut self) -> Option<Item> {
-        let item = self.buf.pop_front()?;
-        self.at = if self.buf.is_empty() {
-            self.next.clone()
-        } else {
-            Some(self.key_of(&item))
-        };
-        Some(item)
-    }
-
-    fn key_of(&self, item: &Item) -> Item {
-        self.key_attrs
-            .iter()
-            .filter_map(|a| item.get(*a).map(|v| ((*a).to_owned(), v.clone())))
-            .collect()
-    }
-}
-
-/// The text of an item's sort key (keys are strings), `""` without one.
-fn sort_text<'a>(item: &'a Item, attr: Option<&str>) -> &'a str {
-    match attr.and_then(|a| item.get(a)) {
-        Some(AttributeValue::S(s)) => s.as_str(),
-        _ => "",
-    }
+    Ordering::Equal
 }
 
 /// How lanes are merged.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) enum Order {
-    /// By the text of this sort-key attribute, ties to the earlier lane.
+    /// By these sort-key attributes (see [`sort_cmp`]), ties to the
+    /// earlier lane.
     Sorted {
-        attr: Option<&'static str>,
+        attrs: Vec<&'static str>,
         forward: bool,
     },
     /// Each lane in turn (scan segments).
@@ -453,10 +225,10 @@ impl RawPager {
         }
     }
 
-    /// The lane whose head comes next; lanes needing a fetch are filled
+    /// The lane whose head comes next (it holds one); lanes needing a fetch are filled
     /// first, unless `fetch` is false (then `None` means "a fetch is
     /// needed or nothing is left").
-    async fn next_raw(&mut self, fetch: bool) -> Result<Option<Item>, Error> {
+    async fn next_raw(&mut self, fetch: bool) -> Result<Option<usize>, Error> {
         loop {
             let needy = self.needy();
             if needy.is_empty() {
@@ -467,14 +239,25 @@ impl RawPager {
             }
             self.fill(&needy).await?;
         }
-        let pick = match self.order {
+        let pick = match &self.order {
             // The first lane not exhausted holds items (else it was needy).
-            Order::Concat => self.lanes.iter().position(|l| !l.buf.is_empty()),
-            Order::Sorted { attr, forward } => {
-                let mut best: Option<(usize, &str)> = None;
+            Order::Concat => self.lanes.iter().position(|l| l.head().is_some()),
+            // One partition: nothing to compare.
+            Order::Sorted { .. } if self.lanes.len() == 1 => {
+                self.lanes[0].head().is_some().then_some(0)
+            }
+            Order::Sorted { attrs, forward } => {
+                let mut best: Option<(usize, &Item)> = None;
                 for (i, l) in self.lanes.iter().enumerate() {
-                    if let Some(k) = l.buf.front().map(|it| sort_text(it, attr)) {
-                        let better = best.is_none_or(|(_, b)| if forward { k < b } else { k > b });
+                    if let Some(k) = l.head() {
+                        let better = best.is_none_or(|(_, b)| {
+                            let o = sort_cmp(k, b, attrs);
+                            if *forward {
+                                o.is_lt()
+                            } else {
+                                o.is_gt()
+                            }
+                        });
                         if better {
                             best = Some((i, k));
                         }
@@ -483,7 +266,7 @@ impl RawPager {
                 best.map(|(i, _)| i)
             }
         };
-        Ok(pick.and_then(|i| self.lanes[i].pop()))
+        Ok(pick)
     }
 
     /// Hands items to `sink` until it takes one (returns `true`), the end
@@ -495,11 +278,14 @@ impl RawPager {
             if self.remaining() == Some(0) {
                 return Ok(false);
             }
-            let Some(item) = self.next_raw(fetch).await? else {
+            let Some(lane) = self.next_raw(fetch).await? else {
                 return Ok(false);
             };
-            if sink(&item)? {
-                self.returned += 1;
+            let Some(item) = self.lanes[lane].pop() else {
+                return Ok(false);
+            };
+            if sink(item)? {
+                self.returned = self.returned.saturating_add(1);
                 return Ok(true);
             }
         }
@@ -560,7 +346,8 @@ impl RawPager {
     /// items the page holds at most.
     fn resume(&mut self, cursor: Option<&str>) -> Result<Option<usize>, Error> {
         if let Some(c) = cursor {
-            let (positions, returned) = decode_cursor(c, self.lanes.len())?;
+            let (positions, returned) =
+                decode_cursor(&self.db.cursor_key, &self.scopes(), self.limit, c)?;
             for (lane, p) in self.lanes.iter_mut().zip(positions) {
                 lane.resume(p);
             }
@@ -574,11 +361,21 @@ impl RawPager {
         )
     }
 
+    /// What each lane's cursors are bound to.
+    fn scopes(&self) -> Vec<&Scope> {
+        self.lanes.iter().map(Lane::scope).collect()
+    }
+
     /// The cursor of the next page, `None` when nothing follows.
     fn cursor(&self) -> Option<String> {
         (!self.finished()).then(|| {
             let positions: Vec<Position> = self.lanes.iter().map(Lane::position).collect();
-            encode_cursor(&positions, self.returned)
+            encode_cursor(
+                &self.db.cursor_key,
+                &self.scopes(),
+                &positions,
+                self.returned,
+            )
         })
     }
 

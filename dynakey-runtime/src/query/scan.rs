@@ -9,8 +9,10 @@ use aws_sdk_dynamodb::types::Select;
 use futures_core::Stream;
 use futures_util::TryStreamExt;
 
+use super::cursor::{ScanScope, Scope};
 use super::decode::key_attrs;
-use super::pager::{first_limit, Input, Lane, Order, Pager, Request};
+use super::lane::{first_limit, Input, Lane, Request};
+use super::pager::{Order, Pager};
 use super::{AnyOf, Decoder, Page, Typed};
 use crate::db::Db;
 use crate::entity::Entity;
@@ -178,8 +180,8 @@ impl<E: Entity, D: Decoder> Scan<E, D> {
         };
         let req = ScanInputBuilder::default()
             .table_name(&*self.db.table)
-            .set_filter_expression(filter)
-            .set_projection_expression(projection)
+            .set_filter_expression(filter.clone())
+            .set_projection_expression(projection.clone())
             .set_consistent_read(self.consistent.then_some(true))
             .set_select(count.then_some(Select::Count))
             .set_expression_attribute_names(cx.names())
@@ -194,11 +196,17 @@ impl<E: Entity, D: Decoder> Scan<E, D> {
                 } else {
                     req.clone()
                 };
-                Lane::new(
-                    Some(Request::Scan(req)),
+                let scope = Scope::scan(
+                    ScanScope {
+                        table: &self.db.table,
+                        filter: filter.as_deref(),
+                        projection: projection.as_deref(),
+                        segment: (s, self.segments),
+                    },
+                    &cx,
                     key_attrs(E::META, None),
-                    E::META.type_name,
-                )
+                );
+                Lane::new(Some(Request::Scan(req)), scope, E::META.type_name)
             })
             .collect();
         Ok(Pager::new(

@@ -121,7 +121,9 @@ pub fn check_entity<M: Display>(entity: &'static str, r: Result<(), M>) -> Resul
 pub(crate) fn put_item<E: Entity>(e: &E) -> Result<Item, Error> {
     e.validate()?;
     let mut item = e.to_item()?;
-    stamp_item(E::META, &mut item, OffsetDateTime::now_utc());
+    if E::META.created_at.is_some() || E::META.updated_at.is_some() {
+        stamp_item(E::META, &mut item, OffsetDateTime::now_utc());
+    }
     Ok(item)
 }
 

@@ -2,7 +2,14 @@
 //! the key of a guard item, written in the same transaction as the item.
 //!
 //! A guard's partition key is `_UNIQUE#<discriminator>#<attribute>#<value>`
-//! (its sort key, when the table has one, `_UNIQUE`); it holds the
+//! (its sort key, when the table has one, `_UNIQUE`). A scoped value
+//! (`#[dynamo(unique(scope = tenant))]`: one email per tenant) is guarded
+//! per value of its scope: `_UNIQUE#<discriminator>#<attribute>@<scope
+//! attribute>#<length of the scope's text>:<scope's text>#<value>` (the
+//! length keeps a scope holding `#` apart from a value holding it), so two
+//! tenants may hold one email and one tenant may not hold it twice; an
+//! update of either the value or its scope moves the guard, and a delete
+//! releases it. A guard holds the
 //! discriminator `_UNIQUE` and the owner's key text in `_owner`. A write of
 //! an entity with unique fields reads the item's current values
 //! (consistently), then sends one transaction: the item's own action, on
@@ -51,16 +58,46 @@
 //! db.put(&User { id: "cat".into(), email: "a@x.io".into() }).await.unwrap();
 //! # });
 //! ```
+//!
+//! Scoped: one email per tenant.
+//!
+//! ```
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! # use dynakey_derive::DynamoEntity;
+//! use dynakey_runtime::{Entity, Error};
+//!
+//! #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+//! #[dynamo(crate = "dynakey_runtime", entity = "MEMBER")]
+//! #[pk("TENANT#<tenant>#MEMBER#<id>")]
+//! struct Member {
+//!     tenant: String,
+//!     id: String,
+//!     #[dynamo(unique(scope = tenant))]
+//!     email: String,
+//! }
+//!
+//! let backend = dynakey_runtime::local::memory().unwrap();
+//! let db = backend.db("members");
+//! db.create_table(&[Member::META]).await.unwrap();
+//! let m = |tenant: &str, id: &str| Member { tenant: tenant.into(), id: id.into(), email: "a@x.io".into() };
+//! db.put(&m("acme", "ann")).await.unwrap();
+//! // Another tenant may hold the same email...
+//! db.put(&m("globex", "ann")).await.unwrap();
+//! // ...one tenant may not hold it twice.
+//! let err = db.put(&m("acme", "bob")).await.unwrap_err();
+//! assert!(matches!(err, Error::Unique { field: "email", .. }));
+//! # });
+//! ```
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::codec::Item;
 use crate::db::Db;
 use crate::entity::{Entity, EntityMeta};
-use crate::error::{Error, ItemRef};
+use crate::error::{Error, ItemRef, MAX_PARTITION_KEY_BYTES};
 use crate::explain::WriteCost;
 use crate::expr::{Condition, Update};
-use crate::ops::{Action, Write, WriteOpts};
+use crate::write::{Action, Write, WriteOpts};
 
 /// The discriminator of guard items.
 pub const GUARD: &str = "_UNIQUE";
@@ -79,15 +116,108 @@ pub fn value_text(v: Option<&AttributeValue>) -> Option<String> {
     }
 }
 
-/// The key of the guard of `value` of attribute `attr`.
+/// The partition key of the guard of `value` of attribute `attr`, in
+/// `scope` (its attribute and text) when the value is scoped.
+fn guard_pk(meta: &EntityMeta, attr: &str, scope: Option<(&str, &str)>, value: &str) -> String {
+    let d = meta.discriminator;
+    match scope {
+        None => format!("{GUARD}#{d}#{attr}#{value}"),
+        Some((s, text)) => format!("{GUARD}#{d}#{attr}@{s}#{}:{text}#{value}", text.len()),
+    }
+}
+
+/// The key of the guard of `value` of a table-wide unique attribute
+/// `attr` (see [`scoped_guard_key`] for a scoped one).
 pub fn guard_key(meta: &EntityMeta, attr: &str, value: &str) -> Item {
+    guard_item_key(meta, guard_pk(meta, attr, None, value))
+}
+
+/// The key of the guard of `value` of unique attribute `attr` scoped by
+/// the text `scope` (its scope attribute's stored text, as
+/// [`value_text`] gives it; empty for an item without one).
+pub fn scoped_guard_key(meta: &EntityMeta, attr: &str, scope: &str, value: &str) -> Item {
+    let scope = meta.unique_scope(attr).map(|s| (s, scope));
+    guard_item_key(meta, guard_pk(meta, attr, scope, value))
+}
+
+/// The key of the guard whose partition key is `pk`.
+fn guard_item_key(meta: &EntityMeta, pk: String) -> Item {
     let mut key = Item::new();
-    let pk = format!("{GUARD}#{}#{attr}#{value}", meta.discriminator);
     key.insert(meta.pk.attr.to_owned(), AttributeValue::S(pk));
     if let Some(sk) = &meta.sk {
         key.insert(sk.attr.to_owned(), AttributeValue::S(GUARD.to_owned()));
     }
     key
+}
+
+/// The guard of unique attribute `attr` holding `v` in an item whose
+/// scope attribute holds `scope` (for a scoped `attr`): its partition key
+/// and the value's text; `None` when the value holds no guard.
+fn guard_of(
+    meta: &EntityMeta,
+    attr: &str,
+    v: Option<&AttributeValue>,
+    scope: Option<&AttributeValue>,
+) -> Option<(String, String)> {
+    let value = value_text(v)?;
+    let text = value_text(scope).unwrap_or_default();
+    let scope = meta.unique_scope(attr).map(|s| (s, text.as_str()));
+    Some((guard_pk(meta, attr, scope, &value), value))
+}
+
+/// The unique attributes of `meta`, then the scope attributes that are
+/// not unique themselves: what a guarded write reads and conditions on.
+fn guarded_attrs(meta: &'static EntityMeta) -> impl Iterator<Item = &'static str> {
+    let scopes = meta
+        .unique_scopes
+        .iter()
+        .map(|(_, s)| *s)
+        .enumerate()
+        .filter(move |(i, s)| {
+            !meta.unique.contains(s) && !meta.unique_scopes[..*i].iter().any(|(_, t)| t == s)
+        })
+        .map(|(_, s)| s);
+    meta.unique.iter().copied().chain(scopes)
+}
+
+/// Whether `update` sets or removes a unique attribute of `meta` or the
+/// scope of one (its guards move).
+pub(crate) fn touches_guards(meta: &'static EntityMeta, update: &Update) -> bool {
+    guarded_attrs(meta).any(|a| update.touches(a))
+}
+
+/// Refuses a unique value whose guard's partition key would be longer than
+/// DynamoDB holds (before anything is read or written): the value in
+/// `item`'s scope, or (an update, the scope not read yet) in an empty one.
+fn guard_fits(
+    meta: &EntityMeta,
+    attr: &str,
+    v: Option<&AttributeValue>,
+    item: Option<&Item>,
+) -> Result<(), Error> {
+    let scope = meta
+        .unique_scope(attr)
+        .and_then(|s| item.and_then(|i| i.get(s)));
+    let Some((pk, value)) = guard_of(meta, attr, v, scope) else {
+        return Ok(());
+    };
+    fits(meta, attr, &pk, &value)
+}
+
+/// Refuses a guard partition key `pk` (of `value` of `attr`) over the
+/// limit.
+fn fits(meta: &EntityMeta, attr: &str, pk: &str, value: &str) -> Result<(), Error> {
+    if pk.len() <= MAX_PARTITION_KEY_BYTES {
+        return Ok(());
+    }
+    let room = MAX_PARTITION_KEY_BYTES - (pk.len() - value.len());
+    Err(Error::refused(format!(
+        "{}: the unique value of `{attr}` is {} bytes, and its guard's partition key `{GUARD}#{}#{attr}#…` would be {} bytes, over the {MAX_PARTITION_KEY_BYTES} DynamoDB allows (a unique `{attr}` holds at most {room} bytes)",
+        meta.type_name,
+        value.len(),
+        meta.discriminator,
+        pk.len()
+    )))
 }
 
 /// Refuses a write of a unique entity where the guards cannot be kept.
@@ -111,7 +241,7 @@ pub(crate) fn updated_value(
     update.touches(attr).then(|| {
         update.assigned(attr, old).ok_or_else(|| {
             Error::refused(format!(
-                "the unique attribute {attr} can only be set or removed by an update"
+                "the unique attribute (or unique value's scope) {attr} can only be set or removed by an update"
             ))
         })
     })
@@ -150,7 +280,7 @@ pub(crate) async fn write(
             cond: cond.clone(),
             ..WriteOpts::default()
         };
-        let (conds, moves, puts) = guard_moves(meta, old.as_ref(), &p.values, &target);
+        let (conds, moves, puts) = guard_moves(meta, old.as_ref(), &p.values, &target)?;
         for c in conds {
             opts.and(c);
         }
@@ -208,40 +338,66 @@ pub(crate) async fn write(
 /// and the value.
 pub(crate) type Taken = (usize, &'static EntityMeta, &'static str, String);
 
-/// The guard moves of one write of an item read as `old`: the conditions
-/// that its values are still those read, the guard puts and deletes, and
-/// each guard put's (position among the moves, attribute, value).
+/// The guard moves of one write of an item read as `old` that writes
+/// `values` (unique and scope attributes, each with its new value): the
+/// conditions that those attributes are still those read, the guard puts
+/// and deletes, and each guard put's (position among the moves,
+/// attribute, value). A guard moves when its value or its scope changes.
 #[allow(clippy::type_complexity)]
 fn guard_moves(
     meta: &'static EntityMeta,
     old: Option<&Item>,
     values: &[(&'static str, Option<AttributeValue>)],
     target: &ItemRef,
-) -> (
-    Vec<Condition>,
-    Vec<Write>,
-    Vec<(usize, &'static str, String)>,
-) {
+) -> Result<
+    (
+        Vec<Condition>,
+        Vec<Write>,
+        Vec<(usize, &'static str, String)>,
+    ),
+    Error,
+> {
     let (mut conds, mut moves, mut puts) = (Vec::new(), Vec::new(), Vec::new());
-    for (attr, new) in values {
-        let was = old.and_then(|o| o.get(*attr));
-        conds.push(match was {
+    let stored = |a: &str| old.and_then(|o| o.get(a));
+    // `Some(new)` when the write writes `a`.
+    let written = |a: &str| {
+        values
+            .iter()
+            .find(|(x, _)| *x == a)
+            .map(|(_, v)| v.as_ref())
+    };
+    for (attr, _) in values {
+        conds.push(match stored(attr) {
             Some(v) => Condition::attr(*attr).eq(v.clone()),
             None => Condition::attr(*attr).not_exists(),
         });
-        let (was, now) = (value_text(was), value_text(new.as_ref()));
+    }
+    for attr in meta.unique {
+        let scope = meta.unique_scope(attr);
+        let (new, new_scope) = (written(attr), scope.and_then(written));
+        if new.is_none() && new_scope.is_none() {
+            continue;
+        }
+        let was = guard_of(meta, attr, stored(attr), scope.and_then(stored));
+        let now = guard_of(
+            meta,
+            attr,
+            new.unwrap_or_else(|| stored(attr)),
+            new_scope.unwrap_or_else(|| scope.and_then(stored)),
+        );
         if was == now {
             continue;
         }
-        if let Some(v) = now {
-            puts.push((moves.len(), *attr, v.clone()));
-            moves.push(guard_put(meta, attr, &v, target));
+        if let Some((pk, v)) = now {
+            fits(meta, attr, &pk, &v)?;
+            puts.push((moves.len(), *attr, v));
+            moves.push(guard_put(meta, pk, target));
         }
-        if let Some(v) = was {
-            moves.push(guard_write(meta, attr, &v, Action::Delete, None));
+        if let Some((pk, _)) = was {
+            moves.push(guard_write(meta, pk, Action::Delete, None));
         }
     }
-    (conds, moves, puts)
+    Ok((conds, moves, puts))
 }
 
 /// [`Error::Unique`] when a guard put of the cancelled transaction failed
@@ -283,6 +439,17 @@ pub(crate) async fn add_guards(
 ) -> Result<Vec<Taken>, Error> {
     let mut out = Vec::new();
     for &(i, meta) in guarded {
+        match writes.get(i).map(|w| &w.action) {
+            Some(Action::Put(item)) => {
+                for a in meta.unique {
+                    guard_fits(meta, a, item.get(*a), Some(item))?;
+                }
+            }
+            Some(Action::Update(_, u)) => check_update_guards(meta, u)?,
+            _ => {}
+        }
+    }
+    for &(i, meta) in guarded {
         let Some(w) = writes.get(i) else { continue };
         let key = match &w.action {
             Action::Put(item) => key_of(meta, item),
@@ -290,21 +457,21 @@ pub(crate) async fn add_guards(
         };
         let old = read(db, &key).await?;
         let mut values = Vec::new();
-        for a in meta.unique {
+        for a in guarded_attrs(meta) {
             let v = match &w.action {
-                Action::Put(item) => item.get(*a).cloned(),
+                Action::Put(item) => item.get(a).cloned(),
                 Action::Update(_, u) => {
-                    match updated_value(u, a, old.as_ref().and_then(|o| o.get(*a))) {
+                    match updated_value(u, a, old.as_ref().and_then(|o| o.get(a))) {
                         Some(v) => v?,
                         None => continue,
                     }
                 }
                 _ => None,
             };
-            values.push((*a, v));
+            values.push((a, v));
         }
         let target = w.target.clone();
-        let (conds, moves, puts) = guard_moves(meta, old.as_ref(), &values, &target);
+        let (conds, moves, puts) = guard_moves(meta, old.as_ref(), &values, &target)?;
         for c in conds {
             writes[i].opts.and(c);
         }
@@ -315,9 +482,10 @@ pub(crate) async fn add_guards(
     Ok(out)
 }
 
-/// The put of a guard, on condition that none holds the value.
-fn guard_put(meta: &EntityMeta, attr: &str, value: &str, owner: &ItemRef) -> Write {
-    let mut item = guard_key(meta, attr, value);
+/// The put of the guard at partition key `pk`, on condition that none
+/// holds the value.
+fn guard_put(meta: &EntityMeta, pk: String, owner: &ItemRef) -> Write {
+    let mut item = guard_item_key(meta, pk.clone());
     item.insert(
         meta.discriminator_attr.to_owned(),
         AttributeValue::S(GUARD.to_owned()),
@@ -329,8 +497,7 @@ fn guard_put(meta: &EntityMeta, attr: &str, value: &str, owner: &ItemRef) -> Wri
     item.insert("_owner".to_owned(), AttributeValue::S(owner));
     guard_write(
         meta,
-        attr,
-        value,
+        pk,
         |_| Action::Put(item),
         Some(Condition::attr(meta.pk.attr).not_exists()),
     )
@@ -338,12 +505,11 @@ fn guard_put(meta: &EntityMeta, attr: &str, value: &str, owner: &ItemRef) -> Wri
 
 fn guard_write(
     meta: &EntityMeta,
-    attr: &str,
-    value: &str,
+    pk: String,
     action: impl FnOnce(Item) -> Action,
     cond: Option<Condition>,
 ) -> Write {
-    let key = guard_key(meta, attr, value);
+    let key = guard_item_key(meta, pk);
     let s = |a: &str| match key.get(a) {
         Some(AttributeValue::S(s)) => s.clone(),
         _ => String::new(),
@@ -371,7 +537,7 @@ async fn read(db: &Db, key: &Item) -> Result<Option<Item>, Error> {
         .send()
         .await
         .map_err(|e| Error::from_sdk(e, db.sdk_attempts()))?;
-    Ok(crate::ops::non_empty(out.item()).cloned())
+    Ok(crate::write::non_empty(out.item()).cloned())
 }
 
 /// The table key attributes of `item`.
@@ -389,13 +555,26 @@ pub(crate) async fn put(
     item: Item,
     cond: Option<Condition>,
 ) -> Result<Option<Item>, Error> {
+    for a in meta.unique {
+        guard_fits(meta, a, item.get(*a), Some(&item))?;
+    }
     let (key, target) = (key_of(meta, &item), crate::check::key_text(meta, &item));
-    let values = meta.unique.iter().map(|a| (*a, item.get(*a).cloned()));
+    let values = guarded_attrs(meta).map(|a| (a, item.get(a).cloned()));
     let plan = Plan {
         action: Action::Put(item.clone()),
         values: values.collect(),
     };
     write(db, meta, key, target, cond, &|_| Ok(plan.clone())).await
+}
+
+/// Refuses an update setting a unique value whose guard would not fit.
+fn check_update_guards(meta: &EntityMeta, update: &Update) -> Result<(), Error> {
+    for a in meta.unique {
+        if let Some(Some(v)) = update.assigned(a, None) {
+            guard_fits(meta, a, Some(&v), None)?;
+        }
+    }
+    Ok(())
 }
 
 /// A typed update that sets or removes a unique field; resolves to the
@@ -408,11 +587,12 @@ pub(crate) async fn update(
     update: Update,
     cond: Option<Condition>,
 ) -> Result<Option<Item>, Error> {
+    check_update_guards(meta, &update)?;
     write(db, meta, key.clone(), target, cond, &|old| {
         let mut values = Vec::new();
-        for a in meta.unique {
-            if let Some(v) = updated_value(&update, a, old.and_then(|o| o.get(*a))) {
-                values.push((*a, v?));
+        for a in guarded_attrs(meta) {
+            if let Some(v) = updated_value(&update, a, old.and_then(|o| o.get(a))) {
+                values.push((a, v?));
             }
         }
         let action = Action::Update(key.clone(), update.clone());
@@ -432,7 +612,7 @@ pub(crate) async fn delete(
 ) -> Result<Option<Item>, Error> {
     let plan = Plan {
         action: Action::Delete(key.clone()),
-        values: meta.unique.iter().map(|a| (*a, None)).collect(),
+        values: guarded_attrs(meta).map(|a| (a, None)).collect(),
     };
     write(db, meta, key, target, cond, &|_| Ok(plan.clone())).await
 }

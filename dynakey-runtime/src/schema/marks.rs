@@ -13,6 +13,10 @@ use crate::error::Error;
 pub(super) struct Marks {
     pub(super) pk: String,
     pub(super) sk: Option<String>,
+    /// The key attributes of every index the live table has (a backfill
+    /// removes those `to_item()` no longer writes: the synthetic keys of an
+    /// index moved to a native key, or dropped from the entity).
+    pub(super) index_attrs: Vec<String>,
 }
 
 const MARK_PK: &str = "_dynakey#migration";

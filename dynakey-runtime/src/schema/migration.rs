@@ -47,6 +47,10 @@ pub(crate) enum Kind {
         discriminator: &'static str,
         attr: &'static str,
     },
+    DropIndex {
+        entity: &'static EntityMeta,
+        index: &'static str,
+    },
 }
 
 /// A named migration step. Build them with the `const fn`s below and list
@@ -125,7 +129,15 @@ impl Migration {
 
     /// Writes the index keys of every item of `E` as `to_item()` would:
     /// backfills an index added to an existing table, or rewrites one whose
-    /// template changed (DYNA504).
+    /// template changed (DYNA504). It also removes the key attributes of the
+    /// live table's indexes that `to_item()` no longer writes and that are
+    /// none of `E`'s fields: the synthetic `gsi1pk`/`gsi1sk` of an index
+    /// moved to a native key (DynamoDB fills the native index from the
+    /// attributes items already hold), or of one dropped from `E`. A native
+    /// key attribute stored in another form than `to_item()`'s (an instant
+    /// another client wrote with an offset) is rewritten, so the index
+    /// orders it by its value. Each write is conditioned on what it was made
+    /// from being unchanged, so a concurrent writer wins (counted as raced).
     pub const fn backfill<E: Entity>(name: &'static str) -> Self {
         Migration {
             name,
@@ -181,6 +193,35 @@ impl Migration {
         }
     }
 
+    /// Removes the synthetic key attributes of template index `index` of
+    /// `E` (the old struct, which still declares the index) from every item
+    /// of `E`: the last step of moving an index onto native keys, after
+    /// `db.sync_table(..)` has added the native one. Items that hold none
+    /// are left alone; the removal is idempotent, so a writer racing it
+    /// loses nothing. An index that is not a template index of `E` removes
+    /// nothing.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "TASK")]
+    /// # #[pk("T#<id>")] #[sk("TASK")]
+    /// # #[gsi("GSI1", pk = "OWNER#<owner>", sk = "T#<id>")]
+    /// # struct TaskV1 { id: String, owner: String }
+    /// use dynakey_runtime::schema::Migration;
+    /// const MIGRATIONS: &[Migration] = &[Migration::drop_index::<TaskV1>("tasks-native", "GSI1")];
+    /// assert_eq!(MIGRATIONS[0].name(), "tasks-native");
+    /// ```
+    pub const fn drop_index<E: Entity>(name: &'static str, index: &'static str) -> Self {
+        Migration {
+            name,
+            kind: Kind::DropIndex {
+                entity: E::META,
+                index,
+            },
+        }
+    }
+
     /// The migration's name (its checkpoints are stored under it).
     pub const fn name(&self) -> &'static str {
         self.name
@@ -192,7 +233,8 @@ impl Migration {
             Kind::Rekey { from, .. } => (from.discriminator_attr, from.discriminator),
             Kind::Backfill { entity, .. }
             | Kind::Rename { entity, .. }
-            | Kind::FillDefault { entity, .. } => (entity.discriminator_attr, entity.discriminator),
+            | Kind::FillDefault { entity, .. }
+            | Kind::DropIndex { entity, .. } => (entity.discriminator_attr, entity.discriminator),
             Kind::Drop {
                 discriminator,
                 attr,

@@ -25,8 +25,10 @@
 //!    already stored.
 
 mod cover;
+mod dry_run;
 mod marks;
 mod migration;
+mod plan;
 mod runner;
 mod snapshot;
 mod sync;

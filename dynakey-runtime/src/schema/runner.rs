@@ -9,8 +9,9 @@
 //! - Every write is conditional, so re-applying a page after a kill changes
 //!   nothing (the old item is gone, the attribute renamed, the default
 //!   written) and a concurrent write of the new shape is never overwritten.
-//! - `dry_run()` writes nothing and counts what each step would change,
-//!   with an estimate of the write units.
+//! - `dry_run()` writes nothing: it runs the steps in order, each against
+//!   what the steps before it would leave (see `dry_run.rs`), and counts
+//!   what each would change, with an estimate of the write units.
 
 use std::future::IntoFuture;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -18,13 +19,14 @@ use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use super::dry_run::Sim;
 use super::marks::{decode_start, encode_start, Marks};
-use super::migration::{Kind, Migration, Rekeyed};
-use crate::changes::same_value;
+use super::migration::Migration;
+use super::plan::{plan, Write};
 use crate::codec::Item;
 use crate::db::Db;
 use crate::error::Error;
-use crate::expr::{Condition, Placeholders, Update};
+use crate::expr::{Condition, Placeholders};
 
 /// Where a run is: sent to the `on_progress` callback after every page.
 #[derive(Debug, Clone)]
@@ -32,7 +34,8 @@ use crate::expr::{Condition, Placeholders, Update};
 pub struct Progress {
     /// The step's name.
     pub step: &'static str,
-    /// Items read so far by the step.
+    /// Items read so far by the step (the run's own checkpoints not
+    /// counted).
     pub scanned: u64,
     /// Items changed so far by the step.
     pub written: u64,
@@ -46,9 +49,11 @@ pub struct StepReport {
     pub name: &'static str,
     /// Finished by an earlier run: skipped.
     pub already_done: bool,
-    /// Items read.
+    /// Items read (the run's own checkpoints not counted).
     pub scanned: u64,
-    /// Items the step changed (would change, in a dry run).
+    /// Items the step changed (would change, in a dry run: counted against
+    /// what the steps before it would leave, so exactly what the run
+    /// changes when nothing else writes meanwhile).
     pub changed: u64,
     /// Items a concurrent writer changed first (a condition failed): left
     /// as the writer wrote them.
@@ -133,8 +138,8 @@ impl Db {
     }
 }
 
-/// The table's key attribute names.
-async fn key_attrs(db: &Db) -> Result<(String, Option<String>), Error> {
+/// The table's key attribute names, and those of its indexes.
+async fn key_attrs(db: &Db) -> Result<(String, Option<String>, Vec<String>), Error> {
     let out = db
         .client()
         .describe_table()
@@ -144,35 +149,29 @@ async fn key_attrs(db: &Db) -> Result<(String, Option<String>), Error> {
         .map_err(|e| Error::from_sdk(e, 1))?;
     let mut pk = None;
     let mut sk = None;
-    for k in out.table().map(|t| t.key_schema()).unwrap_or_default() {
+    let table = out.table();
+    for k in table.map(|t| t.key_schema()).unwrap_or_default() {
         match k.key_type() {
             aws_sdk_dynamodb::types::KeyType::Hash => pk = Some(k.attribute_name().to_owned()),
             _ => sk = Some(k.attribute_name().to_owned()),
         }
     }
-    pk.map(|pk| (pk, sk))
+    let mut index_attrs: Vec<String> = Vec::new();
+    if let Some(t) = table {
+        let globals = t.global_secondary_indexes().iter().map(|g| g.key_schema());
+        let locals = t.local_secondary_indexes().iter().map(|l| l.key_schema());
+        for k in globals.chain(locals).flatten() {
+            let a = k.attribute_name();
+            if Some(a) != pk.as_deref()
+                && Some(a) != sk.as_deref()
+                && !index_attrs.iter().any(|x| x == a)
+            {
+                index_attrs.push(a.to_owned());
+            }
+        }
+    }
+    pk.map(|pk| (pk, sk, index_attrs))
         .ok_or_else(|| Error::refused("the table has no partition key"))
-}
-
-fn units(item: &Item) -> u64 {
-    (crate::size::item_size(item) as u64).div_ceil(1024).max(1)
-}
-
-/// One write a step makes for one item.
-enum Write {
-    Update {
-        key: Item,
-        update: Update,
-        cond: Condition,
-    },
-    Delete {
-        key: Item,
-        cond: Condition,
-    },
-    Move {
-        old: Item,
-        new: Item,
-    },
 }
 
 impl Migrate {
@@ -188,7 +187,49 @@ impl Migrate {
         self
     }
 
-    /// Counts what each step would change, writing nothing.
+    /// Writes nothing, and reports what the run would change: the steps
+    /// run in order, each against what the steps before it would leave (a
+    /// `rename_attribute` then a `fill_default` of the renamed attribute
+    /// counts the items the fill finds without it once renamed; a rekey's
+    /// items are read by later steps at their new keys), skipping the
+    /// steps and resuming the segments an earlier run finished, as the run
+    /// would. It reads the table once per step, and holds in memory the
+    /// items the steps would change. A writer racing the real run is what
+    /// no dry run foresees (the run counts it as `raced`).
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # use dynakey_derive::DynamoEntity;
+    /// #[derive(DynamoEntity)]
+    /// #[dynamo(crate = "dynakey_runtime", entity = "USER")]
+    /// #[pk("USER#<id>")] #[sk("USER")]
+    /// struct User { id: String, email: String, #[dynamo(default)] tier: String }
+    /// use dynakey_runtime::schema::Migration;
+    /// use dynakey_runtime::Entity;
+    /// const STEPS: &[Migration] = &[
+    ///     Migration::rename_attribute::<User>("mail-to-email", "mail", "email"),
+    ///     Migration::fill_default::<User>("tier", "tier"),
+    /// ];
+    /// let local = dynakey_runtime::local::memory().unwrap();
+    /// let db = local.db("users");
+    /// db.create_table(&[User::META]).await.unwrap();
+    /// // Two users of the old shape: `mail`, and no `tier`.
+    /// for id in ["ann", "bob"] {
+    ///     let user = User { id: id.into(), email: format!("{id}@example.com"), tier: "free".into() };
+    ///     let mut item = user.to_item().unwrap();
+    ///     let email = item.remove("email").unwrap();
+    ///     item.insert("mail".into(), email);
+    ///     item.remove("tier");
+    ///     db.client().put_item().table_name("users").set_item(Some(item)).send().await.unwrap();
+    /// }
+    /// // Today nobody reads as a `User` (no `email`); once renamed, both do.
+    /// let dry = db.migrate(STEPS).dry_run().await.unwrap();
+    /// let counts: Vec<u64> = dry.steps.iter().map(|s| s.changed).collect();
+    /// assert_eq!(counts, [2, 2]);
+    /// let run = db.migrate(STEPS).await.unwrap();
+    /// assert_eq!(run.steps.iter().map(|s| s.changed).collect::<Vec<_>>(), counts);
+    /// # });
+    /// ```
     pub fn dry_run(mut self) -> Self {
         self.dry_run = true;
         self
@@ -202,11 +243,16 @@ impl Migrate {
 
     /// Runs the steps.
     pub async fn send(self) -> Result<MigrationReport, Error> {
-        let (pk, sk) = key_attrs(&self.db).await?;
-        let marks = Marks { pk, sk };
+        let (pk, sk, index_attrs) = key_attrs(&self.db).await?;
+        let marks = Marks {
+            pk,
+            sk,
+            index_attrs,
+        };
         let mut report = MigrationReport::default();
+        let sim = self.dry_run.then(Sim::default);
         for step in self.steps {
-            if !self.dry_run && marks.get(&self.db, step.name(), "done").await?.is_some() {
+            if marks.get(&self.db, step.name(), "done").await?.is_some() {
                 report.steps.push(StepReport {
                     name: step.name(),
                     already_done: true,
@@ -215,8 +261,20 @@ impl Migrate {
                 continue;
             }
             let counts = Counts::default();
-            let segments = (0..self.segments).map(|s| self.segment(step, &marks, s, &counts));
+            // Items earlier steps would have created, read after the
+            // table's (the ones this step creates are not read again).
+            let created = sim.as_ref().map(Sim::created).unwrap_or_default();
+            let run = Run {
+                step,
+                marks: &marks,
+                counts: &counts,
+                sim: sim.as_ref(),
+            };
+            let segments = (0..self.segments).map(|s| self.segment(&run, s));
             futures_util::future::try_join_all(segments).await?;
+            for item in &created {
+                self.visit(&run, item).await?;
+            }
             if !self.dry_run {
                 marks
                     .put(
@@ -232,25 +290,47 @@ impl Migrate {
         Ok(report)
     }
 
-    async fn segment(
-        &self,
-        step: &Migration,
-        marks: &Marks,
-        segment: i32,
-        counts: &Counts,
-    ) -> Result<(), Error> {
+    /// One item of a step: planned, and written (or, in a dry run,
+    /// simulated).
+    async fn visit(&self, run: &Run<'_>, item: &Item) -> Result<(), Error> {
+        let counts = run.counts;
+        counts.scanned.fetch_add(1, Ordering::Relaxed);
+        if !run.step.reads(item) {
+            return Ok(());
+        }
+        let Some(write) = plan(run.step, item, run.marks)? else {
+            return Ok(());
+        };
+        counts
+            .write_units
+            .fetch_add(write.units(), Ordering::Relaxed);
+        let changed = match run.sim {
+            Some(sim) => sim.apply(&self.db, run.marks, write).await?,
+            None => self.apply(write).await?,
+        };
+        let count = if changed {
+            &counts.changed
+        } else {
+            &counts.raced
+        };
+        count.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+
+    async fn segment(&self, run: &Run<'_>, segment: i32) -> Result<(), Error> {
+        let (step, marks, counts) = (run.step, run.marks, run.counts);
         let what = format!("segment{segment}");
         let mut start = None;
-        if !self.dry_run {
-            if let Some(m) = marks.get(&self.db, step.name(), &what).await? {
-                if m.contains_key("done") {
-                    return Ok(());
-                }
-                start = m
-                    .get("last")
-                    .and_then(|v| v.as_s().ok())
-                    .and_then(|s| decode_start(s));
+        // A dry run resumes where the run would (it reads the checkpoints,
+        // and writes none).
+        if let Some(m) = marks.get(&self.db, step.name(), &what).await? {
+            if m.contains_key("done") {
+                return Ok(());
             }
+            start = m
+                .get("last")
+                .and_then(|v| v.as_s().ok())
+                .and_then(|s| decode_start(s));
         }
         loop {
             let out = self
@@ -267,20 +347,17 @@ impl Migrate {
                 .await
                 .map_err(|e| Error::from_sdk(e, 1))?;
             for item in out.items() {
-                counts.scanned.fetch_add(1, Ordering::Relaxed);
-                if marks.is_mark(item) || !step.reads(item) {
+                if marks.is_mark(item) {
                     continue;
                 }
-                let Some(write) = plan(step, item, marks)? else {
-                    continue;
-                };
-                counts
-                    .write_units
-                    .fetch_add(write.units(), Ordering::Relaxed);
-                if self.dry_run || self.apply(write).await? {
-                    counts.changed.fetch_add(1, Ordering::Relaxed);
-                } else {
-                    counts.raced.fetch_add(1, Ordering::Relaxed);
+                match run.sim {
+                    // What the earlier steps would have left here.
+                    Some(sim) => {
+                        if let Some(now) = sim.current(item, marks) {
+                            self.visit(run, &now).await?;
+                        }
+                    }
+                    None => self.visit(run, item).await?,
                 }
             }
             let last = out.last_evaluated_key().filter(|k| !k.is_empty()).cloned();
@@ -318,7 +395,9 @@ impl Migrate {
             )
         };
         let r = match w {
-            Write::Update { key, update, cond } => {
+            Write::Update {
+                key, update, cond, ..
+            } => {
                 let mut cx = Placeholders::default();
                 let text = update.render(&mut cx)?;
                 let cond = cond.render(&mut cx)?;
@@ -471,6 +550,15 @@ impl IntoFuture for Migrate {
     }
 }
 
+/// One step of a run, as its segments see it.
+struct Run<'a> {
+    step: &'a Migration,
+    marks: &'a Marks,
+    counts: &'a Counts,
+    /// A dry run's changes so far.
+    sim: Option<&'a Sim>,
+}
+
 #[derive(Default)]
 struct Counts {
     scanned: AtomicU64,
@@ -490,124 +578,4 @@ impl Counts {
             write_units: self.write_units.load(Ordering::Relaxed),
         }
     }
-}
-
-impl Write {
-    fn units(&self) -> u64 {
-        match self {
-            Write::Update { key, .. } | Write::Delete { key, .. } => units(key),
-            Write::Move { old, new } => 2 * (units(old) + units(new)),
-        }
-    }
-}
-
-/// The key attributes of a stored item.
-fn key_of(item: &Item, marks: &Marks) -> Item {
-    let mut k = Item::new();
-    for a in std::iter::once(&marks.pk).chain(marks.sk.iter()) {
-        if let Some(v) = item.get(a) {
-            k.insert(a.clone(), v.clone());
-        }
-    }
-    k
-}
-
-/// "`attr` still holds what was read": equal, or still absent.
-fn unchanged(item: &Item, attr: &str) -> Condition {
-    match item.get(attr) {
-        Some(v) => Condition::attr(attr).eq(v.clone()),
-        None => Condition::attr(attr).not_exists(),
-    }
-}
-
-/// What `step` writes for `item`, if anything.
-fn plan(step: &Migration, item: &Item, marks: &Marks) -> Result<Option<Write>, Error> {
-    let key = key_of(item, marks);
-    Ok(match step.kind {
-        Kind::Rekey { convert, .. } => match convert(item)? {
-            Rekeyed::Old(new) => Some(Write::Move { old: key, new }),
-            Rekeyed::Skip => None,
-        },
-        Kind::Backfill { entity, reencode } => {
-            let Some(want) = reencode(item)? else {
-                return Ok(None);
-            };
-            let mut update = Update::new();
-            let mut cond = Condition::attr(marks.pk.as_str()).exists();
-            let mut any = false;
-            for ix in entity.indexes {
-                for k in std::iter::once(&ix.pk).chain(ix.sk.iter()) {
-                    if matches!(ix.kind, crate::entity::IndexKind::Local) && std::ptr::eq(k, &ix.pk)
-                    {
-                        continue;
-                    }
-                    match (item.get(k.attr), want.get(k.attr)) {
-                        // By value: an index key another client wrote as
-                        // `1E+2` needs no rewrite to `100`.
-                        (a, Some(b)) if !a.is_some_and(|a| same_value(a, b)) => {
-                            update = update.set_value(k.attr, b.clone());
-                            any = true;
-                        }
-                        (Some(_), None) => {
-                            update = update.remove(k.attr);
-                            any = true;
-                        }
-                        _ => {}
-                    }
-                    // The inputs read are still the stored ones.
-                    for name in k.fields {
-                        if let Some(f) = entity.fields.iter().find(|f| f.name == *name) {
-                            cond = cond.and(unchanged(item, f.attr));
-                        }
-                    }
-                }
-            }
-            any.then_some(Write::Update { key, update, cond })
-        }
-        Kind::Rename { from, to, .. } => {
-            let Some(value) = item.get(from) else {
-                return Ok(None);
-            };
-            if item.contains_key(to) {
-                // A newer write holds the new name: the old one goes.
-                let cond = Condition::attr(from)
-                    .exists()
-                    .and(Condition::attr(to).exists());
-                Some(Write::Update {
-                    key,
-                    update: Update::new().remove(from),
-                    cond,
-                })
-            } else {
-                let cond = unchanged(item, from).and(Condition::attr(to).not_exists());
-                Some(Write::Update {
-                    key,
-                    update: Update::new().set_value(to, value.clone()).remove(from),
-                    cond,
-                })
-            }
-        }
-        Kind::FillDefault { attr, reencode, .. } => {
-            if item.contains_key(attr) {
-                return Ok(None);
-            }
-            let Some(value) = reencode(item)?.and_then(|mut i| i.remove(attr)) else {
-                return Ok(None);
-            };
-            Some(Write::Update {
-                key,
-                update: Update::new().set_value(attr, value),
-                cond: Condition::attr(attr)
-                    .not_exists()
-                    .and(Condition::attr(marks.pk.as_str()).exists()),
-            })
-        }
-        Kind::Drop {
-            discriminator,
-            attr,
-        } => Some(Write::Delete {
-            key,
-            cond: Condition::attr(attr).eq(discriminator),
-        }),
-    })
 }

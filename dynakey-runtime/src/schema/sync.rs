@@ -3,15 +3,12 @@
 //! requires, each waited for until ACTIVE. The items already stored get
 //! their keys in a new index from a backfill migration.
 
-use aws_sdk_dynamodb::types::{
-    AttributeDefinition, CreateGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate,
-    ScalarAttributeType,
-};
+use aws_sdk_dynamodb::types::{CreateGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate};
 
 use crate::db::Db;
 use crate::entity::{EntityMeta, IndexKind};
 use crate::error::Error;
-use crate::table::{build_err, create_table, invalid, key_schema, wait_active, Plan};
+use crate::table::{attribute_definition, build_err, create_table, invalid, wait_active, Plan};
 
 impl Db {
     /// Creates the table for `entities` when it is missing, or adds the
@@ -71,29 +68,24 @@ impl Db {
                     .any(|l| l.index_name() == Some(name))
         };
         let mut added = Vec::new();
-        for (name, (kind, pk, sk)) in &plan.indexes {
+        let pk = plan.pk.unwrap_or("pk");
+        for (name, def) in &plan.indexes {
             if has(name) {
                 continue;
             }
-            if *kind == IndexKind::Local {
+            if def.kind == IndexKind::Local {
                 return Err(invalid(format!(
                     "local index {name} is missing from table {}: a local index can only be created with the table",
                     self.table_name()
                 )));
             }
             let mut req = self.client().update_table().table_name(self.table_name());
-            for a in std::iter::once(pk).chain(sk.iter()) {
-                req = req.attribute_definitions(
-                    AttributeDefinition::builder()
-                        .attribute_name(*a)
-                        .attribute_type(ScalarAttributeType::S)
-                        .build()
-                        .map_err(build_err)?,
-                );
+            for (a, ty) in def.attrs() {
+                req = req.attribute_definitions(attribute_definition(a, ty)?);
             }
             let create = CreateGlobalSecondaryIndexAction::builder()
                 .index_name(*name)
-                .set_key_schema(Some(key_schema(pk, *sk)?))
+                .set_key_schema(Some(def.key_schema(pk)?))
                 .projection(plan.projection(name))
                 .build()
                 .map_err(build_err)?;

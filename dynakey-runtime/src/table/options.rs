@@ -1,15 +1,22 @@
-//! Settings of `create_table` beyond what the entities say: the stream.
+//! Settings of `create_table` beyond what the entities say: the stream,
+//! and the production settings of [`settings`](super::settings).
 
 use aws_sdk_dynamodb::types::{StreamSpecification, StreamViewType};
 use aws_sdk_dynamodb::Client;
 
-use crate::changes::StreamView;
+use super::settings::{Billing, Encryption, PointInTimeRecovery, TableClass, WarmThroughput};
+
 use crate::db::Db;
 use crate::entity::EntityMeta;
+use crate::error::change::StreamView;
 use crate::error::Error;
 
-/// Table settings for [`create_table_with`] and [`Db::create_table_with`]:
-/// whether the table has a stream, and which images it carries.
+/// Table settings for [`create_table_with`] and [`Db::create_table_with`],
+/// and for the exports ([`export`](super::export)): whether the table has a
+/// stream and which images it carries, and what the entities cannot know
+/// (billing and capacity, warm throughput, point-in-time recovery,
+/// deletion protection, table class, encryption, tags, a resource policy).
+/// One value describes the test table and the production one.
 ///
 /// ```
 /// use dynakey_runtime::changes::StreamView;
@@ -20,18 +27,98 @@ use crate::error::Error;
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
+#[must_use]
 pub struct TableOptions {
     /// The stream to enable, by view type; `None` leaves streams alone.
     /// Typed changes need [`StreamView::NewAndOldImages`] to say
     /// everything; the others give partial changes (see
     /// [`ChangeDecoder::allow_partial`](crate::changes::ChangeDecoder::allow_partial)).
     pub stream: Option<StreamView>,
+    /// On-demand (the default) or provisioned, with its units.
+    pub billing: Billing,
+    /// Pre-warmed throughput of the table.
+    pub warm_throughput: Option<WarmThroughput>,
+    /// Point-in-time recovery (continuous backups); `None`: off.
+    pub point_in_time_recovery: Option<PointInTimeRecovery>,
+    /// Whether the table refuses `DeleteTable`.
+    pub deletion_protection: bool,
+    /// The table class; `None`: DynamoDB's default (`STANDARD`).
+    pub table_class: Option<TableClass>,
+    /// Encryption at rest; `None`: DynamoDB's default (a key AWS owns).
+    pub encryption: Option<Encryption>,
+    /// Tags, in order (keys unique).
+    pub tags: Vec<(String, String)>,
+    /// A resource-based policy: a JSON policy document.
+    pub resource_policy: Option<String>,
 }
 
 impl TableOptions {
     /// With a stream of `view` (see the example on [`TableOptions`]).
     pub fn stream(mut self, view: StreamView) -> Self {
         self.stream = Some(view);
+        self
+    }
+
+    /// With `billing` (see [`Billing`]).
+    pub fn billing(mut self, billing: Billing) -> Self {
+        self.billing = billing;
+        self
+    }
+
+    /// With pre-warmed throughput (see [`WarmThroughput`]).
+    pub fn warm_throughput(mut self, warm: WarmThroughput) -> Self {
+        self.warm_throughput = Some(warm);
+        self
+    }
+
+    /// With point-in-time recovery (see [`PointInTimeRecovery`]).
+    pub fn point_in_time_recovery(mut self, pitr: PointInTimeRecovery) -> Self {
+        self.point_in_time_recovery = Some(pitr);
+        self
+    }
+
+    /// With deletion protection on.
+    ///
+    /// ```
+    /// let o = dynakey_runtime::table::TableOptions::default().deletion_protection();
+    /// assert!(o.deletion_protection);
+    /// ```
+    pub fn deletion_protection(mut self) -> Self {
+        self.deletion_protection = true;
+        self
+    }
+
+    /// With table class `class` (see [`TableClass`]).
+    pub fn table_class(mut self, class: TableClass) -> Self {
+        self.table_class = Some(class);
+        self
+    }
+
+    /// With encryption at rest `sse` (see [`Encryption`]).
+    pub fn encryption(mut self, sse: Encryption) -> Self {
+        self.encryption = Some(sse);
+        self
+    }
+
+    /// With tag `key` = `value` (checked by [`TableOptions::validate`]).
+    ///
+    /// ```
+    /// let o = dynakey_runtime::table::TableOptions::default().tag("team", "orders").tag("team", "x");
+    /// assert!(o.validate().unwrap_err().to_string().contains("given twice"));
+    /// ```
+    pub fn tag(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.tags.push((key.into(), value.into()));
+        self
+    }
+
+    /// With a resource-based policy, a JSON policy document.
+    ///
+    /// ```
+    /// let o = dynakey_runtime::table::TableOptions::default().resource_policy("not json");
+    /// assert!(o.validate().unwrap_err().to_string().contains("resource_policy"));
+    /// ```
+    pub fn resource_policy(mut self, policy: impl Into<String>) -> Self {
+        self.resource_policy = Some(policy.into());
         self
     }
 
@@ -121,6 +208,11 @@ pub async fn create_table_with(
 }
 
 impl Db {
+    /// Creates the table for these entities; see [`create_table`](super::create_table).
+    pub async fn create_table(&self, metas: &[&EntityMeta]) -> Result<(), Error> {
+        super::create_table(&self.client, &self.table, metas).await
+    }
+
     /// Creates the table for these entities with `options`; see
     /// [`create_table_with`].
     ///

@@ -2,7 +2,6 @@
 //! types, each read back through a typed slot.
 
 use std::fmt;
-use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::operation::transact_get_items::builders::TransactGetItemsInputBuilder;
 use aws_sdk_dynamodb::operation::transact_get_items::{
@@ -19,21 +18,8 @@ use crate::error::{Error, ItemRef};
 use crate::explain::Explain;
 use crate::key::Key;
 use crate::obs::Span;
-use crate::ops::{build_err, into_future};
-
-/// A typed handle on one get of a [`TransactGet`] (see its example).
-#[derive(Debug)]
-pub struct Slot<E> {
-    index: usize,
-    _e: PhantomData<fn() -> E>,
-}
-
-impl<E> Clone for Slot<E> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<E> Copy for Slot<E> {}
+use crate::ops::into_future;
+use crate::write::build_err;
 
 /// A get transaction (a consistent snapshot of up to 100 items, of any
 /// types).
@@ -57,16 +43,15 @@ impl<E> Copy for Slot<E> {}
 /// let db = backend.db("notes");
 /// db.create_table(&[Note::META, Profile::META]).await.unwrap();
 /// db.put(&Profile { user: "ann".into(), name: "Ann".into() }).await.unwrap();
-/// let mut tx = db.transact_get();
-/// let p = tx.get(Profile::key("ann").unwrap());
-/// let n = tx.get(Note::key("ann", 1).unwrap());
-/// let out = tx.send().await.unwrap();
-/// assert_eq!(out.get(p).unwrap().unwrap().name, "Ann");
-/// assert!(out.get(n).unwrap().is_none());
-/// assert!(out.raw(p).is_some());
+/// let (p, n) = (Profile::key("ann").unwrap(), Note::key("ann", 1).unwrap());
+/// let out = db.transact_get().get(p.clone()).get(n.clone()).await.unwrap();
+/// assert_eq!(out.get(&p).unwrap().unwrap().name, "Ann");
+/// assert!(out.get(&n).unwrap().is_none());
+/// assert!(out.raw(&p).is_some());
 /// # });
 /// ```
 #[must_use = "a transaction does nothing until sent"]
+#[derive(Clone)]
 pub struct TransactGet {
     db: Db,
     items: Vec<(ItemRef, Item)>,
@@ -84,10 +69,19 @@ impl fmt::Debug for TransactGet {
     }
 }
 
+/// The old name of [`TransactGetOutcome`]: results are `…Outcome`
+/// everywhere (`BatchWriteOutcome`, `BatchGetOutcome`), the SDK's own
+/// responses `…Output`.
+#[deprecated(note = "renamed TransactGetOutcome")]
+pub type TransactGetOutput = TransactGetOutcome;
+
 /// The items a [`TransactGet`] read, by slot (see its example).
 #[derive(Debug)]
 #[non_exhaustive]
-pub struct TransactGetOutput {
+pub struct TransactGetOutcome {
+    /// The keys read, in order.
+    keys: Vec<Item>,
+    /// The item at each key, when there is one.
     items: Vec<Option<Item>>,
 }
 
@@ -102,13 +96,12 @@ impl Db {
 }
 
 impl TransactGet {
-    /// Adds a get of `key`; read its result with the returned slot.
-    pub fn get<E: Entity>(&mut self, key: Key<E>) -> Slot<E> {
+    /// Adds a get of `key` (by value, as [`TransactWrite`](crate::TransactWrite)
+    /// adds its actions); read its result by the same key, with
+    /// [`TransactGetOutcome::get`].
+    pub fn get<E: Entity>(mut self, key: Key<E>) -> Self {
         self.items.push((key_ref(&key), key.to_attributes()));
-        Slot {
-            index: self.items.len() - 1,
-            _e: PhantomData,
-        }
+        self
     }
 
     /// The SDK input, checked (1 to 100 gets).
@@ -144,8 +137,7 @@ impl TransactGet {
     /// # struct Note { user: String, id: u32, text: String }
     /// use dynakey_runtime::Entity;
     /// let backend = dynakey_runtime::local::memory().unwrap();
-    /// let mut tx = backend.db("notes").transact_get();
-    /// tx.get(Note::key("ann", 1).unwrap());
+    /// let tx = backend.db("notes").transact_get().get(Note::key("ann", 1).unwrap());
     /// assert_eq!(tx.to_input().unwrap().transact_items().len(), 1);
     /// ```
     pub fn to_input(&self) -> Result<TransactGetItemsInput, Error> {
@@ -163,8 +155,7 @@ impl TransactGet {
     /// # struct Note { user: String, id: u32, text: String }
     /// use dynakey_runtime::Entity;
     /// let backend = dynakey_runtime::local::memory().unwrap();
-    /// let mut tx = backend.db("notes").transact_get();
-    /// tx.get(Note::key("ann", 1).unwrap());
+    /// let tx = backend.db("notes").transact_get().get(Note::key("ann", 1).unwrap());
     /// assert_eq!(tx.explain().unwrap().actions[0].operation, "Get");
     /// ```
     pub fn explain(&self) -> Result<Explain, Error> {
@@ -173,9 +164,9 @@ impl TransactGet {
 
     /// Sends the transaction. None, or more than 100 gets, is refused
     /// before sending.
-    pub async fn send(self) -> Result<TransactGetOutput, Error> {
+    pub async fn send(self) -> Result<TransactGetOutcome, Error> {
         let req = self.request()?;
-        let targets: Vec<ItemRef> = self.items.into_iter().map(|(t, _)| t).collect();
+        let (targets, keys): (Vec<ItemRef>, Vec<Item>) = self.items.into_iter().unzip();
         let n = targets.len();
         let db = &self.db;
         let span = Span::new("TransactGetItems", &db.table, None, None);
@@ -189,7 +180,7 @@ impl TransactGet {
                     .map(|r| r.item().filter(|m| !m.is_empty()).cloned())
                     .collect();
                 items.resize(n, None);
-                Ok(TransactGetOutput { items })
+                Ok(TransactGetOutcome { keys, items })
             }
             Err(e) => match e.as_service_error() {
                 Some(TransactGetItemsError::TransactionCanceledException(c)) => {
@@ -202,19 +193,24 @@ impl TransactGet {
     }
 }
 
-into_future!(TransactGet, TransactGetOutput);
+into_future!(TransactGet, TransactGetOutcome);
 
-impl TransactGetOutput {
-    /// The item of `slot`, decoded; `None` when absent.
-    pub fn get<E: Entity>(&self, slot: Slot<E>) -> Result<Option<E>, Error> {
-        match self.items.get(slot.index) {
-            Some(Some(item)) => Ok(Some(E::from_item(item)?)),
-            _ => Ok(None),
-        }
+impl TransactGetOutcome {
+    /// The item at `key` (one of the keys the transaction read), decoded;
+    /// `None` when absent or not read.
+    pub fn get<E: Entity>(&self, key: &Key<E>) -> Result<Option<E>, Error> {
+        self.raw(key)
+            .map(E::from_item)
+            .transpose()
+            .map_err(Error::from)
     }
 
-    /// The raw item of `slot`.
-    pub fn raw<E>(&self, slot: Slot<E>) -> Option<&Item> {
-        self.items.get(slot.index).and_then(Option::as_ref)
+    /// The raw item at `key`; `None` when absent or not read.
+    pub fn raw<E>(&self, key: &Key<E>) -> Option<&Item> {
+        let key = key.to_attributes();
+        // A transaction reads each item once (DynamoDB refuses two
+        // operations on one item), so a key names one position.
+        let at = self.keys.iter().position(|k| *k == key)?;
+        self.items.get(at).and_then(Option::as_ref)
     }
 }

@@ -9,7 +9,7 @@ use crate::error::Error;
 use crate::explain::WriteCost;
 use crate::expr::Condition;
 use crate::key::Key;
-use crate::ops::{Action, Write, WriteOpts};
+use crate::write::{Action, Write, WriteOpts};
 
 impl Db {
     /// Moves an item to a new key: deletes `from` (which must exist) and

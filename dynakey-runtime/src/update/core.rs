@@ -8,7 +8,7 @@
 use crate::codec::Attr;
 use crate::error::EncodeError;
 use crate::error::Error;
-use crate::error::KeyFormatError;
+use crate::error::{KeyFormatError, KeyRole};
 use crate::expr::{Condition, Update};
 use crate::key::Key;
 
@@ -110,6 +110,20 @@ impl<E, V> UpdateCore<E, V> {
         }
     }
 
+    /// Rewrites the index key `k` writes (its template's attribute) when
+    /// the update touches one of its inputs: the key text when every input
+    /// is present, nothing otherwise, so the item leaves the index.
+    pub fn rekey(&mut self, k: crate::key::KeyBuilder)
+    where
+        E: crate::entity::Entity,
+    {
+        if k.touched() {
+            let attr = k.template().attr();
+            let role = E::META.key_role(attr).unwrap_or(KeyRole::Any);
+            self.core.index_key(attr, k.finish_opt_as(role));
+        }
+    }
+
     /// The key, the update and the condition, or the first error met.
     pub fn finish(self) -> Result<UpdateParts<E>, Error> {
         let (update, condition) = self.core.finish()?;
@@ -165,7 +179,7 @@ impl Core {
         v: impl IntoField<T>,
     ) -> T {
         let v = v.into_field();
-        self.put_encoded(attr, crate::__private::serde_to_attr(&v, name));
+        self.put_encoded(attr, crate::entity::serde_field::serde_to_attr(&v, name));
         v
     }
 

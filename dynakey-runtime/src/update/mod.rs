@@ -179,6 +179,46 @@ impl<Acc, Tag: ?Sized> InputComplete<Acc, Tag> for Removed {}
 impl<Tag: ?Sized> InputComplete<Nil, Tag> for Unset {}
 impl<Tag: ?Sized> InputComplete<Rem, Tag> for Unset {}
 
+/// The inputs of one index key in the states `Self` (a tuple, in the
+/// key's order): complete when each input is set or removed, or when none
+/// is set (DYNA226's rule). Each generated DYNA226 trait has one blanket
+/// impl over this; `Tag` is that trait.
+pub trait KeyComplete<Tag: ?Sized> {}
+
+impl<Tag: ?Sized, T: Folded + CompleteUnder<<T as Folded>::Out, Tag>> KeyComplete<Tag> for T {}
+
+/// Each state of the tuple `Self` is an [`InputComplete`] input under the
+/// fold `Acc` of them all.
+pub trait CompleteUnder<Acc, Tag: ?Sized> {}
+
+/// Every field of the tuple `Self` that a new item needs is set, or the
+/// update is a [`Patch`] (DYNA228's rule, for the generated trait `Tag`).
+pub trait AllRequired<M, Tag: ?Sized> {}
+
+macro_rules! tuples {
+    ($($s:ident)*) => {
+        impl<Accum, Tag: ?Sized, $($s: InputComplete<Accum, Tag>),*> CompleteUnder<Accum, Tag> for ($($s,)*) {}
+        impl<Mode, Tag: ?Sized, $($s: RequiredSet<Mode, Tag>),*> AllRequired<Mode, Tag> for ($($s,)*) {}
+    };
+}
+
+tuples!(A);
+tuples!(A B);
+tuples!(A B C);
+tuples!(A B C D);
+tuples!(A B C D E);
+tuples!(A B C D E F);
+tuples!(A B C D E F G);
+tuples!(A B C D E F G H);
+tuples!(A B C D E F G H I);
+tuples!(A B C D E F G H I J);
+tuples!(A B C D E F G H I J K);
+tuples!(A B C D E F G H I J K L);
+tuples!(A B C D E F G H I J K L M);
+tuples!(A B C D E F G H I J K L M N);
+tuples!(A B C D E F G H I J K L M N O);
+tuples!(A B C D E F G H I J K L M N O P);
+
 /// A field a new item needs, in state `Self`, under update mode `M`: fine
 /// when it is set, or untouched by a [`Patch`] (DYNA228's rule, written
 /// once for the derive's blanket impls; `Tag` as for [`InputComplete`]).

@@ -1,9 +1,12 @@
 //! Each recipe's table as a `#[derive(DynamoTable)]`: its entities, checked
 //! against each other at compile time (DYNA301–DYNA305), which is what the
 //! design documents are drawn from. Plus a task tracker whose comments sit
-//! under their task's prefix, an overlap its table allows.
+//! under their task's prefix, an overlap its table allows, and orders on
+//! native index keys.
 
-use dynakey::{DynamoEntity, DynamoTable};
+use dynakey::{DynamoEntity, DynamoTable, DynamoValue};
+use time::OffsetDateTime;
+use uuid::Uuid;
 
 use crate::seeds::*;
 
@@ -158,3 +161,39 @@ pub struct Comment {
 #[derive(DynamoTable)]
 #[dynamo(entities(Task, Comment), overlap(Task, Comment))]
 pub struct Tracker;
+
+/// Seed 000's status-keyed index, natively (the `native_keys` recipe).
+#[derive(DynamoTable)]
+#[dynamo(entities(crate::recipes::native_keys::WorkItem))]
+pub struct NativeKeys;
+
+/// A region of an order.
+#[derive(DynamoValue, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Region {
+    Eu,
+    Us,
+}
+
+/// Orders on native index keys: `ByRegion` over the tenant and region,
+/// sorted by status then time, and `ByCourier`, sparse by absence, sorted
+/// by the total as a number.
+#[derive(DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "ORDER")]
+#[pk("TENANT#<tenant>")]
+#[sk("ORDER#<id>")]
+#[gsi("ByRegion", pk(tenant, region), sk(status, placed_at))]
+#[gsi("ByCourier", pk(courier), sk(total))]
+pub struct NativeOrder {
+    pub tenant: String,
+    pub id: Uuid,
+    pub region: Region,
+    pub status: String,
+    pub placed_at: OffsetDateTime,
+    pub total: i64,
+    pub courier: Option<String>,
+}
+
+/// The orders table, keyed natively.
+#[derive(DynamoTable)]
+#[dynamo(entities(NativeOrder))]
+pub struct NativeOrders;

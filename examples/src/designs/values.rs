@@ -9,7 +9,7 @@ use time::macros::{date, datetime};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::tables::{Comment, Task};
+use super::tables::{Comment, NativeOrder, Region, Task};
 use crate::seeds::*;
 
 /// 2026-07-16 09:12 UTC, the time the examples happen at.
@@ -407,4 +407,38 @@ pub fn comment() -> Comment {
         id: "c1".into(),
         text: "Looks good".into(),
     }
+}
+
+/// An open work item of ann, on the native `ByOwner` index.
+pub fn native_work_item() -> crate::recipes::native_keys::WorkItem {
+    crate::recipes::native_keys::WorkItem {
+        id: uuid7(9),
+        owner: "ann".into(),
+        status: WorkStatus::Open,
+    }
+}
+
+/// Two orders of acme in Europe, one with a courier (in `ByCourier`) and
+/// one without (out of it), the second a refund (a negative total).
+pub fn native_orders() -> [NativeOrder; 2] {
+    [
+        NativeOrder {
+            tenant: "acme".into(),
+            id: uuid7(10),
+            region: Region::Eu,
+            status: "open".into(),
+            placed_at: AT,
+            total: 4200,
+            courier: Some("bob".into()),
+        },
+        NativeOrder {
+            tenant: "acme".into(),
+            id: uuid7(11),
+            region: Region::Eu,
+            status: "refunded".into(),
+            placed_at: datetime!(2026-07-15 18:00 UTC),
+            total: -1500,
+            courier: None,
+        },
+    ]
 }

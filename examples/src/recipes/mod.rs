@@ -4,7 +4,7 @@
 //! prints it). The example programs under `examples/examples/` and the tour
 //! run these.
 
-use dynakey::ops::BoxFuture;
+use dynakey::BoxFuture;
 use dynakey::{Db, Error};
 
 pub mod adjacency;
@@ -13,6 +13,7 @@ pub mod export_to_laptop;
 pub mod index_overloading;
 pub mod large_objects;
 pub mod multi_tenant;
+pub mod native_keys;
 pub mod queue;
 pub mod reverse_timestamp;
 pub mod schema_evolution;
@@ -86,6 +87,7 @@ pub const ALL: &[Recipe] = &[
     large_objects::RECIPE,
     sparse_by_absence::RECIPE,
     status_timestamp::RECIPE,
+    native_keys::RECIPE,
     reverse_timestamp::RECIPE,
     multi_tenant::RECIPE,
     sharded_time_series::RECIPE,

@@ -5,6 +5,7 @@
 mod batch;
 mod errors;
 mod faults;
+mod in_process;
 mod items;
 mod queries;
 mod rates;

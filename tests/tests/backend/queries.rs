@@ -319,3 +319,47 @@ async fn streams_surface_errors_and_stop() {
         "{err:?}"
     );
 }
+
+// Two indexes of one kind share their condition type, so a condition of
+// one on the other's partition compiles; it is refused before sending (a
+// condition on a partition of another kind does not compile).
+#[derive(dynakey::DynamoEntity, Clone, Debug, PartialEq)]
+#[dynamo(entity = "TICKET")]
+#[pk("ORG#<org>")]
+#[sk("TICKET#<id:d6>")]
+#[gsi("GSI1", pk = "OWNER#<owner>", sk = "TICKET#<id:d6>")]
+#[gsi("GSI2", pk = "STATUS#<status>", sk = "OPENED#<opened:d8>")]
+#[lsi("LSI1", sk = "PRIO#<prio:d2>")]
+#[lsi("LSI2", sk = "DUE#<due:d8>")]
+struct Ticket {
+    org: String,
+    id: u32,
+    owner: String,
+    status: String,
+    opened: u32,
+    prio: u8,
+    due: u32,
+}
+
+#[tokio::test]
+async fn a_condition_of_another_index_of_the_same_kind_is_refused_before_sending() {
+    let f = fixture().await;
+    let spy = dynakey::spy::Recorder::new();
+    let db = spy.db(&f.db);
+    // The message names both indexes.
+    let refused = |err: Error, condition: &str, partition: &str| {
+        assert!(
+            matches!(&err, Error::Refused { message } if message.contains(condition) && message.contains(partition)),
+            "{err:?}"
+        )
+    };
+    let global = db
+        .query(Ticket::gsi1_pk("ann").unwrap())
+        .sk(Ticket::gsi2_sk().opened(20260101u32).eq().unwrap());
+    refused(global.all().await.unwrap_err(), "GSI2", "GSI1");
+    let local = db
+        .query(Ticket::lsi1_pk("acme").unwrap())
+        .sk(Ticket::lsi2_sk().due(20260101u32).eq().unwrap());
+    refused(local.all().await.unwrap_err(), "LSI2", "LSI1");
+    assert!(spy.requests().is_empty(), "{:?}", spy.requests());
+}

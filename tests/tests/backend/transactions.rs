@@ -120,15 +120,21 @@ async fn transact_get_reads_several_types() {
     })
     .await
     .unwrap();
-    let mut tx = f.db.transact_get();
-    let a = tx.get(Note::key("ann", 1).unwrap());
-    let b = tx.get(Profile::key("ann").unwrap());
-    let c = tx.get(Note::key("ann", 9).unwrap());
+    let a = Note::key("ann", 1).unwrap();
+    let b = Profile::key("ann").unwrap();
+    let c = Note::key("ann", 9).unwrap();
+    let tx =
+        f.db.transact_get()
+            .get(a.clone())
+            .get(b.clone())
+            .get(c.clone());
     let out = tx.send().await.unwrap();
-    assert_eq!(out.get(a).unwrap(), Some(note("ann", 1)));
-    assert_eq!(out.get(b).unwrap().unwrap().name, "Ann");
-    assert_eq!(out.get(c).unwrap(), None);
-    assert!(out.raw(a).is_some());
+    assert_eq!(out.get(&a).unwrap(), Some(note("ann", 1)));
+    assert_eq!(out.get(&b).unwrap().unwrap().name, "Ann");
+    assert_eq!(out.get(&c).unwrap(), None);
+    assert!(out.raw(&a).is_some());
+    // A key the transaction did not read has no item in it.
+    assert!(out.raw(&Note::key("ann", 2).unwrap()).is_none());
 }
 
 #[tokio::test]

@@ -1,9 +1,10 @@
 //! The entity shapes the model test drives. Between them: a sparse index
 //! with an `Option` input whose keys follow their own inputs, bare-field
 //! index keys, an `omit_empty` input, a constant index key, a composite key
-//! over every format, a version and TTL fields.
+//! over every format, a version and TTL fields, and native index keys over
+//! every key type (one sparse by absence).
 
-use dynakey::{DynamoEntity, DynamoValue};
+use dynakey::{Blob, DynamoEntity, DynamoValue};
 use rust_decimal::Decimal;
 use time::{Date, OffsetDateTime};
 use uuid::Uuid;
@@ -100,6 +101,29 @@ pub struct Account {
     pub version: u64,
 }
 
+/// Native index keys over every key type: a partition of a string and a
+/// unit enum, sort attributes of a date, a signed integer, an instant and
+/// bytes; and an index sparse by absence (an `Option<Uuid>`) sorted by a
+/// decimal.
+#[derive(DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "SHIPMENT")]
+#[pk("SHIP#<id>")]
+#[sk("SHIPMENT")]
+#[gsi("ByLane", pk(lane, kind), sk(day, delta, at, tag))]
+#[gsi("ByCourier", pk(courier), sk(cost))]
+pub struct Shipment {
+    pub id: String,
+    pub lane: String,
+    pub kind: Kind,
+    pub day: Date,
+    pub delta: i64,
+    pub at: OffsetDateTime,
+    pub tag: Blob,
+    pub courier: Option<Uuid>,
+    pub cost: Decimal,
+    pub note: Option<String>,
+}
+
 /// The indexes of the table, with their key attributes.
 pub const INDEXES: &[(&str, &str, &str)] = &[
     ("GSI1", "gsi1pk", "gsi1sk"),
@@ -109,3 +133,6 @@ pub const INDEXES: &[(&str, &str, &str)] = &[
     ("GSI5", "gsi5pk", "gsi5sk"),
     ("GSI6", "gsi6pk", "gsi6sk"),
 ];
+
+/// The native indexes (`native.rs` checks them).
+pub const NATIVE: &[&str] = &["ByLane", "ByCourier"];

@@ -20,6 +20,7 @@
 //! fewer against `DYNAKEY_ENDPOINT` (moto is slower).
 
 mod entities;
+mod native;
 mod ops;
 mod run;
 
@@ -32,7 +33,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunner};
 use rust_decimal::Decimal;
 
-use entities::{Account, Profile, Reading, Task, INDEXES};
+use entities::{Account, Profile, Reading, Shipment, Task, INDEXES, NATIVE};
 use ops::{op, KeyText, Op, Value};
 use run::Model;
 
@@ -145,6 +146,9 @@ async fn check(
     indexes: &[&str],
     step: usize,
 ) -> Result<(), TestCaseError> {
+    if indexes.iter().any(|i| NATIVE.contains(i)) {
+        native::check(db, &model.items, touched, step).await?;
+    }
     let expected: BTreeMap<KeyText, Item> = model
         .items
         .iter()
@@ -224,9 +228,15 @@ async fn check(
 
 async fn fresh_table(local: &dynakey::local::Backend) -> Db {
     let db = local.db(format!("model_{}", uuid::Uuid::new_v4().simple()));
-    db.create_table(&[Task::META, Profile::META, Reading::META, Account::META])
-        .await
-        .expect("create table");
+    db.create_table(&[
+        Task::META,
+        Profile::META,
+        Reading::META,
+        Account::META,
+        Shipment::META,
+    ])
+    .await
+    .expect("create table");
     db
 }
 
@@ -259,7 +269,8 @@ fn every_write_leaves_what_to_item_would_store() {
                 check(&db, &model, &touched, &op.indexes(), i).await?;
                 ran.fetch_add(1, Ordering::Relaxed);
             }
-            let every: Vec<&str> = INDEXES.iter().map(|(i, _, _)| *i).collect();
+            let mut every: Vec<&str> = INDEXES.iter().map(|(i, _, _)| *i).collect();
+            every.extend(NATIVE);
             let all: Vec<KeyText> = model.items.keys().cloned().collect();
             check(&db, &model, &all, &every, ops.len()).await
         })
@@ -291,6 +302,7 @@ fn the_model_blank_values_encode() {
             uuid::Uuid::nil(),
         ),
         ops::Target::Account("a".into()),
+        ops::Target::Shipment("a".into()),
     ] {
         let v: Value = t.blank();
         assert_eq!(v.key().unwrap(), t.key().unwrap());

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use dynakey::{Db, Error, TransactWrite};
 
-use super::entities::{Account, Profile, Reading, Task};
+use super::entities::{Account, Profile, Reading, Shipment, Task};
 use super::ops::{Action, Change, KeyText, Op, Target, Upsert, Value};
 
 /// What the backend must answer.
@@ -140,6 +140,9 @@ macro_rules! with_update {
                 let $u = Account::update(i).set_expires(*e).if_version($lock);
                 $body
             }
+            (Target::Shipment(i), Change::Ship(c)) => {
+                super::native::with_ship_update!(i, c, |$u| $body)
+            }
             (t, c) => panic!("{c:?} does not apply to {t:?}"),
         }
     };
@@ -177,6 +180,7 @@ async fn delete(db: &Db, t: &Target) -> Result<(), Error> {
         Target::Profile(o, u) => db.delete(Profile::key(o, u)?).await.map(drop),
         Target::Reading(s, d, n, u) => db.delete(Reading::key(s, d, n, u)?).await.map(drop),
         Target::Account(i) => db.delete(Account::key(i)?).await.map(drop),
+        Target::Shipment(i) => db.delete(Shipment::key(i)?).await.map(drop),
     }
 }
 
@@ -186,6 +190,7 @@ async fn put_value(db: &Db, v: &Value) -> Result<(), Error> {
         Value::Profile(x) => db.put(x).await.map(drop),
         Value::Reading(x) => db.put(x).await.map(drop),
         Value::Account(x) => db.put(x).await.map(drop),
+        Value::Shipment(x) => db.put(x).await.map(drop),
     }
 }
 
@@ -277,6 +282,19 @@ async fn upsert(db: &Db, model: &mut Model, t: &Target, up: &Upsert) -> Ran {
             )
             .await
             .map(drop),
+        (Target::Shipment(i), Upsert::Shipment(n)) => db
+            .update(
+                Shipment::upsert(i)
+                    .set_lane(n.lane.clone())
+                    .set_kind(n.kind)
+                    .set_day(n.day)
+                    .set_delta(n.delta)
+                    .set_at(n.at)
+                    .set_tag(n.tag.clone())
+                    .set_cost(n.cost),
+            )
+            .await
+            .map(drop),
         (t, u) => panic!("{u:?} does not apply to {t:?}"),
     };
     let Ok(key) = t.key() else {
@@ -324,6 +342,7 @@ async fn batch(db: &Db, model: &mut Model, actions: &[Action]) -> Ran {
                     Value::Task(x) => b.put(x),
                     Value::Profile(x) => b.put(x),
                     Value::Reading(x) => b.put(x),
+                    Value::Shipment(x) => b.put(x),
                     Value::Account(_) => panic!("the generator puts no versioned value in a batch"),
                 };
                 match (v.key(), v.item()) {
@@ -340,6 +359,7 @@ async fn batch(db: &Db, model: &mut Model, actions: &[Action]) -> Ran {
                     Target::Profile(o, u) => del(b, Profile::key(o, u), &mut unsent),
                     Target::Reading(s, d, n, u) => del(b, Reading::key(s, d, n, u), &mut unsent),
                     Target::Account(i) => del(b, Account::key(i), &mut unsent),
+                    Target::Shipment(i) => del(b, Shipment::key(i), &mut unsent),
                 };
                 if let Ok(k) = t.key() {
                     next.items.remove(&k);
@@ -408,6 +428,7 @@ async fn transact(db: &Db, model: &mut Model, actions: &[Action]) -> Ran {
                         tx_del(tx, Reading::key(s, d, n, u), &mut unsent)
                     }
                     Target::Account(i) => tx_del(tx, Account::key(i), &mut unsent),
+                    Target::Shipment(i) => tx_del(tx, Shipment::key(i), &mut unsent),
                 };
                 if let Ok(k) = t.key() {
                     next.items.remove(&k);
@@ -472,6 +493,7 @@ fn tx_put(tx: TransactWrite, v: &Value) -> TransactWrite {
         Value::Profile(x) => tx.put(x),
         Value::Reading(x) => tx.put(x),
         Value::Account(x) => tx.put(x),
+        Value::Shipment(x) => tx.put(x),
     }
 }
 

@@ -138,8 +138,7 @@ async fn reads_batches_and_transactions_explain_without_sending() {
     assert!(!x.expressions().contains(SECRET));
     assert!(x.to_string().contains("TransactWriteItems"));
 
-    let mut tg = db.transact_get();
-    tg.get(Note::key("ann", 1).unwrap());
+    let tg = db.transact_get().get(Note::key("ann", 1).unwrap());
     assert_eq!(tg.explain().unwrap().actions[0].operation, "Get");
 
     assert!(spy.is_empty(), "explain sent {:?}", spy.operations());

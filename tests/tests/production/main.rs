@@ -9,6 +9,7 @@ mod readme;
 mod spy;
 mod stale;
 mod tracing_spans;
+mod verify;
 
 use dynakey::local;
 use dynakey_tests::notes::Note;

@@ -1,6 +1,6 @@
 //! The README's Observability and Cost examples, compiled and run.
 
-use dynakey::prelude::*;
+use dynakey::Result;
 use dynakey_tests::notes::Note;
 
 use super::{capture::capture, fixture, note, on_server};

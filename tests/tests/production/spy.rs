@@ -113,8 +113,7 @@ async fn records_batches_and_transactions_action_by_action() {
     );
     assert_eq!(tx.explain.actions[2].resolved(), "attribute_exists(text)");
 
-    let mut tg = db.transact_get();
-    tg.get(Note::key("bo", 1).unwrap());
+    let tg = db.transact_get().get(Note::key("bo", 1).unwrap());
     tg.await.unwrap();
     assert_eq!(spy.of("TransactGetItems")[0].explain.actions.len(), 1);
 

@@ -18,7 +18,7 @@ fn stale_db(f: &Fixture) -> (Db, FaultInjector) {
     let conf = f
         .local
         .config_builder()
-        .http_client(inj.wrap(aws_smithy_http_client::Builder::new().build_http()))
+        .http_client(inj.wrap(f.local.http_client()))
         .build();
     (Db::new(Client::from_conf(conf), f.db.table_name()), inj)
 }

@@ -11,7 +11,9 @@
 
 mod changes;
 mod evolution;
+mod infra;
 mod intro;
+mod native;
 mod rules;
 mod updates;
 mod whole_api;
@@ -58,8 +60,10 @@ fn sources() -> Vec<String> {
         include_str!("whole_api.rs"),
         include_str!("updates.rs"),
         include_str!("evolution.rs"),
+        include_str!("infra.rs"),
         include_str!("changes.rs"),
         include_str!("rules.rs"),
+        include_str!("native.rs"),
         // The Observability and Cost sections, run in the production tests.
         include_str!("../production/readme.rs"),
     ]

@@ -1,6 +1,7 @@
 //! The README's index projections, typed partial reads and data rules.
 
 use dynakey::prelude::*;
+use dynakey::{Error, Result};
 use time::OffsetDateTime;
 
 use super::fresh;

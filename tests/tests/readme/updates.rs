@@ -97,3 +97,90 @@ async fn updates_keep_every_index_right() {
         "{again:?}"
     );
 }
+
+/// The README's PATCH handler: a task whose second index's sort key has
+/// two inputs, set together by the group setter.
+#[derive(DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "TASK")]
+#[pk("ORG#<org>")]
+#[sk("TASK#<n:d6>")]
+#[gsi("GSI1", pk = "OWNER#<owner>", sk = "<status>#<due>")]
+struct Task {
+    org: String,
+    n: u32,
+    owner: String,
+    status: String,
+    due: time::Date,
+    title: String,
+}
+
+/// What the request carries.
+struct TaskRequest {
+    title: Option<String>,
+    owner: Option<String>,
+    status: Option<String>,
+    due: Option<time::Date>,
+}
+
+#[rustfmt::skip]
+async fn patch(db: &Db, org: String, n: u32, req: TaskRequest) -> Result<(), Box<dyn std::error::Error>> {
+// README: "Updates that keep every index right" (a PATCH handler).
+let mut u = Task::update(&org, n);
+if let Some(t) = req.title { u = u.set_title(t) }          // keeps TaskUpdate's type
+if let Some(o) = req.owner { u = u.set_owner(o) }          // a one-input key: keeps it too
+if let (Some(s), Some(d)) = (req.status, req.due) {
+    u = u.set_gsi1_sk(s, d);                               // gsi1sk = "<status>#<due>", all at once
+}
+db.update(u).await?;
+Ok(())
+}
+
+#[tokio::test]
+async fn a_patch_handler_applies_what_the_request_carries() {
+    let (_backend, db) = super::fresh(&[Task::META]).await;
+    let day = |d| time::Date::from_ordinal_date(2026, d).unwrap();
+    let task = Task {
+        org: "acme".into(),
+        n: 1,
+        owner: "ann".into(),
+        status: "open".into(),
+        due: day(10),
+        title: "first".into(),
+    };
+    db.put(&task).await.unwrap();
+    let req = |title: Option<&str>, owner: Option<&str>, status: Option<&str>, due| TaskRequest {
+        title: title.map(Into::into),
+        owner: owner.map(Into::into),
+        status: status.map(Into::into),
+        due,
+    };
+    patch(&db, "acme".into(), 1, req(Some("second"), None, None, None))
+        .await
+        .unwrap();
+    patch(
+        &db,
+        "acme".into(),
+        1,
+        req(None, Some("bob"), Some("done"), Some(day(20))),
+    )
+    .await
+    .unwrap();
+    let want = Task {
+        owner: "bob".into(),
+        status: "done".into(),
+        due: day(20),
+        title: "second".into(),
+        ..task
+    };
+    assert_eq!(
+        db.get(Task::key("acme", 1u32).unwrap()).await.unwrap(),
+        Some(want.clone())
+    );
+    let found = db
+        .query(Task::gsi1_pk("bob").unwrap())
+        .sk(Task::gsi1_sk().status("done").due(day(20)).eq().unwrap())
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(found, [want]);
+}

@@ -5,7 +5,7 @@ use dynakey_examples::seeds::{ChatMessage, Member, Membership, Team, Vote};
 #[rustfmt::skip]
 async fn tour(membership: Membership, staff_membership: Membership) -> Result<(), Box<dyn std::error::Error>> {
 // README: "The whole API".
-use dynakey::prelude::*;                        // derives, Db, Entity, Error, Result, Condition, traits
+use dynakey::prelude::*;                        // derives, Db, Entity and the other traits
 use dynakey::local;                             // the embedded engine: feature `local`
 
 #[derive(DynamoTable)]

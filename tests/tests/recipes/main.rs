@@ -8,6 +8,7 @@ mod evolution;
 mod in_place;
 mod keys_and_time;
 mod laptop;
+mod native;
 mod single_table;
 
 use dynakey::codec::Item;
@@ -59,7 +60,7 @@ fn every_recipe_is_listed_once_with_an_example() {
         .iter()
         .map(|r| r.name)
         .collect();
-    assert_eq!(names.len(), 19);
+    assert_eq!(names.len(), 20);
     let mut unique = names.clone();
     unique.sort();
     unique.dedup();

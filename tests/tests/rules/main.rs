@@ -4,6 +4,7 @@
 
 mod stamps;
 mod unique;
+mod unique_scoped;
 mod validate;
 
 use dynakey::local::{self, Backend};

@@ -1,6 +1,8 @@
 //! What the write operations share with write transactions: their
 //! options, the rendering of their expressions, the action a transaction
-//! holds, and the mapping of a failed condition.
+//! holds, and the mapping of a failed condition. Below the operations
+//! (`ops`), the data rules (`rules`) and transactions (`transact`), which
+//! all build and send these.
 
 use std::collections::HashMap;
 
@@ -11,6 +13,7 @@ use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
 use crate::codec::Item;
+use crate::entity::EntityMeta;
 use crate::error::{Error, ItemRef};
 use crate::explain::WriteCost;
 use crate::expr::{Condition, Placeholders, Update};
@@ -36,7 +39,7 @@ impl WriteOpts {
 
 /// One action of a write transaction: what the operation builder built,
 /// before rendering.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Write {
     /// The entity and key it addresses (for cancellation reasons).
     pub target: ItemRef,
@@ -67,6 +70,20 @@ impl Write {
             )));
         }
         Ok(self)
+    }
+}
+
+/// The cost of an action, estimated where the action is defined (the
+/// explain layer below knows costs, not actions).
+impl WriteCost {
+    /// The write of `action` on an item of `meta`.
+    pub(crate) fn of(meta: &EntityMeta, action: &Action) -> Self {
+        match action {
+            Action::Put(item) => Self::put(meta, item),
+            Action::Update(_, u) => Self::update(meta, u),
+            Action::Delete(_) => Self::delete(meta),
+            Action::Check(_) => Self::check(),
+        }
     }
 }
 
@@ -137,9 +154,25 @@ where
         .and_then(FailedCondition::failed_item)
     {
         Some(item) => Error::ConditionFailed {
-            item: super::non_empty(item).cloned(),
+            item: non_empty(item).cloned(),
             source: Box::new(err),
         },
         None => Error::from_sdk(err, attempts),
     }
+}
+
+/// `Some(map)` unless empty (DynamoDB answers "no item" with an empty map
+/// on some backends).
+pub(crate) fn non_empty(m: Option<&crate::codec::Item>) -> Option<&crate::codec::Item> {
+    m.filter(|m| !m.is_empty())
+}
+
+/// Decodes an optional returned item.
+pub(crate) fn decode_opt<E: crate::entity::Entity>(
+    m: Option<&crate::codec::Item>,
+) -> Result<Option<E>, crate::error::Error> {
+    non_empty(m)
+        .map(E::from_item)
+        .transpose()
+        .map_err(crate::error::Error::from)
 }

@@ -1,0 +1,232 @@
+//! Terraform: an `aws_dynamodb_table` resource in Terraform's JSON syntax
+//! (a `.tf.json` file), and an `aws_dynamodb_resource_policy` beside it
+//! when the options carry a policy (the table resource has no argument
+//! for one).
+//!
+//! Global indexes write their keys as `key_schema` blocks, the AWS
+//! provider's form for native multi-attribute keys (provider 6.x; the
+//! older `hash_key`/`range_key` of an index are deprecated there and hold
+//! one attribute each). The table's own key stays `hash_key`/`range_key`.
+
+use serde_json::{json, Map, Value};
+
+use super::{pretty, Index, Model};
+use crate::entity::EntityMeta;
+use crate::error::Error;
+use crate::table::{Billing, Encryption, TableOptions};
+
+/// A `.tf.json` document holding the table (see [`terraform`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Terraform {
+    resource_name: String,
+    document: Value,
+}
+
+impl Terraform {
+    /// The resource's name (`aws_dynamodb_table.<name>`): the table name
+    /// with other characters than letters, digits and `-` as `_`.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "E")]
+    /// # #[pk("E#<id>")] struct E { id: String }
+    /// use dynakey_runtime::{table::{export, TableOptions}, Entity};
+    /// let t = export::terraform("orders.v2", &[E::META], &TableOptions::default()).unwrap();
+    /// assert_eq!(t.resource_name(), "orders_v2");
+    /// let r = &t.document()["resource"]["aws_dynamodb_table"]["orders_v2"];
+    /// assert_eq!(r["hash_key"], "pk");
+    /// ```
+    pub fn resource_name(&self) -> &str {
+        &self.resource_name
+    }
+
+    /// The document as a JSON value (see [`Terraform::resource_name`]).
+    pub fn document(&self) -> &Value {
+        &self.document
+    }
+
+    /// The document as `.tf.json` text (see the example on [`export`](super)).
+    pub fn json(&self) -> String {
+        pretty(&self.document)
+    }
+}
+
+fn projection(ix: &Index, into: &mut Map<String, Value>) {
+    into.insert("projection_type".into(), json!(ix.projection_type()));
+    if let Some(a) = &ix.include {
+        into.insert("non_key_attributes".into(), json!(a));
+    }
+}
+
+fn on_demand(max_read: Option<u64>, max_write: Option<u64>) -> Option<Value> {
+    if max_read.is_none() && max_write.is_none() {
+        return None;
+    }
+    let mut m = Map::new();
+    if let Some(r) = max_read {
+        m.insert("max_read_request_units".into(), json!(r));
+    }
+    if let Some(w) = max_write {
+        m.insert("max_write_request_units".into(), json!(w));
+    }
+    Some(json!([Value::Object(m)]))
+}
+
+fn throughput(o: &TableOptions, into: &mut Map<String, Value>) {
+    match o.billing {
+        Billing::Provisioned { read, write } => {
+            into.insert("read_capacity".into(), json!(read));
+            into.insert("write_capacity".into(), json!(write));
+        }
+        Billing::OnDemand {
+            max_read,
+            max_write,
+        } => {
+            if let Some(v) = on_demand(max_read, max_write) {
+                into.insert("on_demand_throughput".into(), v);
+            }
+        }
+    }
+}
+
+fn table(m: &Model) -> Map<String, Value> {
+    let o = m.options;
+    let mut r = Map::new();
+    r.insert("name".into(), json!(m.name));
+    r.insert("billing_mode".into(), json!(o.billing.mode()));
+    throughput(o, &mut r);
+    r.insert("hash_key".into(), json!(m.pk));
+    if let Some(sk) = m.sk {
+        r.insert("range_key".into(), json!(sk));
+    }
+    r.insert(
+        "attribute".into(),
+        m.attrs
+            .iter()
+            .map(|(a, t)| json!({"name": a, "type": t.as_str()}))
+            .collect(),
+    );
+    if !m.globals.is_empty() {
+        let gsis = m.globals.iter().map(|ix| {
+            let mut g = Map::new();
+            g.insert("name".into(), json!(ix.name));
+            g.insert(
+                "key_schema".into(),
+                ix.keys
+                    .iter()
+                    .map(|(a, t)| json!({"attribute_name": a, "key_type": t}))
+                    .collect(),
+            );
+            projection(ix, &mut g);
+            throughput(o, &mut g);
+            Value::Object(g)
+        });
+        r.insert("global_secondary_index".into(), gsis.collect());
+    }
+    if !m.locals.is_empty() {
+        let lsis = m.locals.iter().map(|ix| {
+            let mut l = Map::new();
+            l.insert("name".into(), json!(ix.name));
+            let range = ix.keys.iter().find(|(_, t)| *t == "RANGE").map(|(a, _)| *a);
+            l.insert("range_key".into(), json!(range));
+            projection(ix, &mut l);
+            Value::Object(l)
+        });
+        r.insert("local_secondary_index".into(), lsis.collect());
+    }
+    if let Some(t) = m.ttl {
+        r.insert(
+            "ttl".into(),
+            json!([{"attribute_name": t, "enabled": true}]),
+        );
+    }
+    if let Some(view) = o.stream {
+        r.insert("stream_enabled".into(), json!(true));
+        r.insert("stream_view_type".into(), json!(view.as_str()));
+    }
+    if let Some(w) = o.warm_throughput {
+        r.insert(
+            "warm_throughput".into(),
+            json!([{"read_units_per_second": w.read_units_per_second, "write_units_per_second": w.write_units_per_second}]),
+        );
+    }
+    if let Some(p) = o.point_in_time_recovery {
+        let mut b = json!({"enabled": true});
+        if let Some(d) = p.recovery_period_days {
+            b["recovery_period_in_days"] = json!(d);
+        }
+        r.insert("point_in_time_recovery".into(), json!([b]));
+    }
+    if o.deletion_protection {
+        r.insert("deletion_protection_enabled".into(), json!(true));
+    }
+    if let Some(c) = o.table_class {
+        r.insert("table_class".into(), json!(c.as_str()));
+    }
+    match &o.encryption {
+        None => {}
+        Some(Encryption::AwsOwned) => {
+            r.insert("server_side_encryption".into(), json!([{"enabled": false}]));
+        }
+        Some(Encryption::Kms { key }) => {
+            let mut b = json!({"enabled": true});
+            if let Some(k) = key {
+                b["kms_key_arn"] = json!(k);
+            }
+            r.insert("server_side_encryption".into(), json!([b]));
+        }
+    }
+    if !o.tags.is_empty() {
+        let tags: Map<String, Value> = o.tags.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+        r.insert("tags".into(), Value::Object(tags));
+    }
+    r
+}
+
+/// Terraform reads every string of a `.tf.json` as a template: `${` and
+/// `%{` start an interpolation or a directive. A name or value from the
+/// code is written as itself, so both are escaped (`$${`, `%%{`).
+fn escape(s: &str) -> String {
+    s.replace("${", "$${").replace("%{", "%%{")
+}
+
+fn literal(v: &mut Value) {
+    match v {
+        Value::String(s) => *s = escape(s),
+        Value::Array(a) => a.iter_mut().for_each(literal),
+        Value::Object(o) => o.values_mut().for_each(literal),
+        _ => {}
+    }
+}
+
+/// The Terraform document of table `name` for `metas` with `options`: the
+/// same table [`cloudformation`](super::cloudformation) describes and
+/// [`create_table_with`](crate::table::create_table_with) creates.
+///
+/// See the examples on [`export`](super) and [`Terraform::resource_name`].
+pub fn terraform(
+    name: &str,
+    metas: &[&EntityMeta],
+    options: &TableOptions,
+) -> Result<Terraform, Error> {
+    let m = Model::new(name, metas, options)?;
+    let id = m.snake();
+    let mut resources = Map::new();
+    let mut t = Value::Object(table(&m));
+    literal(&mut t);
+    resources.insert("aws_dynamodb_table".into(), json!({ id.clone(): t }));
+    if let Some(doc) = options.policy_document() {
+        resources.insert(
+            "aws_dynamodb_resource_policy".into(),
+            json!({ id.clone(): {
+                "resource_arn": format!("${{aws_dynamodb_table.{id}.arn}}"),
+                "policy": escape(&serde_json::to_string(&doc).expect("a JSON value always serializes")),
+            }}),
+        );
+    }
+    Ok(Terraform {
+        resource_name: id,
+        document: json!({ "resource": resources }),
+    })
+}
