@@ -14,6 +14,7 @@ mod ctxt;
 mod gen;
 mod model;
 mod render;
+mod respan;
 mod snapshot;
 mod tablecheck;
 mod template;

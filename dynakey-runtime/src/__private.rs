@@ -25,6 +25,7 @@ pub use crate::entity::{
 };
 pub use crate::error::{EncodeError, KeyFormatError, KeyFormatReason};
 pub use crate::key::cond::bounds;
+pub use crate::key::form;
 pub use crate::key::{
     native_str, native_str_prefix, NativeArg, NativeKeyAttr, NativeKeyBuilder, NativePrefix,
     NativeSortFull, NativeSortNext,

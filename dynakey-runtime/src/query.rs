@@ -31,6 +31,7 @@ use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
 use aws_sdk_dynamodb::operation::query::QueryInput;
 use aws_sdk_dynamodb::types::{AttributeValue, Select};
 use futures_core::Stream;
+use futures_util::future::BoxFuture;
 use futures_util::TryStreamExt;
 
 pub use crate::cursor_key::{CursorKey, ShortCursorKey, MIN_CURSOR_KEY_BYTES};
@@ -386,19 +387,24 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
 
     /// One page, starting at `cursor` (`None` for the first; then the
     /// cursor of the page before). See [`Page`].
-    pub async fn page(&self, cursor: Option<&str>) -> Result<Page<D::Out>, Error>
+    ///
+    /// A boxed future, not an `async fn`: the read's bound (DYNA402) is
+    /// then checked at the call alone, one error for one mistake.
+    pub fn page<'a>(&'a self, cursor: Option<&'a str>) -> BoxFuture<'a, Result<Page<D::Out>, Error>>
     where
         D: ReadFrom<K>,
     {
-        self.pager(false)?.page(cursor).await
+        let pager = self.pager(false);
+        Box::pin(async move { pager?.page(cursor).await })
     }
 
-    /// Every item, up to the limit.
-    pub async fn all(&self) -> Result<Vec<D::Out>, Error>
+    /// Every item, up to the limit (a boxed future, as [`page`](Self::page)).
+    pub fn all(&self) -> BoxFuture<'_, Result<Vec<D::Out>, Error>>
     where
         D: ReadFrom<K>,
     {
-        self.pager(false)?.all().await
+        let pager = self.pager(false);
+        Box::pin(async move { pager?.all().await })
     }
 
     /// How many items match (`Select = COUNT`, every page), at most the

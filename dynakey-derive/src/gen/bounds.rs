@@ -73,6 +73,7 @@ impl Gen<'_> {
                 #[diagnostic::on_unimplemented(message = #message, label = #label, note = #drawn, note = #note)]
                 pub trait #tr {}
                 #[diagnostic::do_not_recommend]
+                #[automatically_derived]
                 impl<S: #p::KeyComplete<dyn #tr>> #tr for S {}
             });
             let states = k.open.iter().map(|&f| state(f));
@@ -103,6 +104,7 @@ impl Gen<'_> {
                 #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
                 pub trait #tr<Mode> {}
                 #[diagnostic::do_not_recommend]
+                #[automatically_derived]
                 impl<S: #p::AllRequired<Mode, dyn #tr<Mode>>, Mode> #tr<Mode> for S {}
             });
             // Tuples of at most 16 (the runtime's rule has impls up to 16).

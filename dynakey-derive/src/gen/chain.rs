@@ -10,10 +10,9 @@
 //! step, every field fixed, is the runtime's `SortKeyFull` itself.
 
 use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
-use syn::spanned::Spanned;
+use quote::{format_ident, quote};
 
-use super::keys::{kind_ty, method, of_index, param_as, tpl_name};
+use super::keys::{form, kind_ty, of_index, param_as, tpl_name};
 use super::{body, dk};
 use crate::model::{Entity, Field, KeyModel, KeyRole, NativeIndex};
 use crate::types::TypeKind;
@@ -22,13 +21,16 @@ fn is_text(f: &Field) -> bool {
     f.kind == TypeKind::String
 }
 
-/// The runtime writer function of a field (`KeyWriter::padded::<u32>`),
-/// with the field type's span.
+/// The runtime writer function of a field (its form's writer, see
+/// [`form`]).
 fn write_fn(f: &Field, format: crate::template::Format) -> TokenStream {
-    let p = dk();
-    let m = format_ident!("{}", method(f, format));
-    let ty = &f.inner;
-    quote_spanned!(ty.span()=> #p::KeyWriter::#m::<#ty>)
+    match form(f, format) {
+        Some(form) => quote!(#form.writer()),
+        None => {
+            let p = dk();
+            quote!(#p::KeyWriter::str)
+        }
+    }
 }
 
 /// The value argument `v` as the reference the runtime takes.

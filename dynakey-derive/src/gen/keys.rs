@@ -52,6 +52,22 @@ pub fn method(f: &Field, format: Format) -> &'static str {
     }
 }
 
+/// The runtime form (`__dk::form::padded::<u32>()`) of a placeholder of
+/// `format` holding field `f`, or `None` for a plain string. Every write
+/// and read of the field goes through this one bounded call, spanned at the
+/// field's type: a type without the format's trait is one error there,
+/// however many places use the key (rustc reports identical errors once).
+pub fn form(f: &Field, format: Format) -> Option<TokenStream> {
+    let p = dk();
+    let m = method(f, format);
+    if m == "str" {
+        return None;
+    }
+    let m = format_ident!("{}", m);
+    let ty = &f.inner;
+    Some(quote_spanned!(ty.span()=> #p::form::#m::<#ty>()))
+}
+
 /// A key's value for one field, as the writer takes it.
 pub enum Val {
     /// A reference (`&T`, or `&str` for a string).
@@ -100,33 +116,32 @@ pub fn builder(
     for (i, format) in k.placeholders() {
         let f = &e.fields[i];
         let sp = f.inner.span();
-        let m = method(f, format);
-        // The type in the call (not inferred): an unmet bound is reported
-        // at the field's type.
-        let ty = (m != "str").then(|| {
-            let inner = &f.inner;
-            quote_spanned!(sp=> ::<#inner>)
-        });
+        // A string goes in as `str`; any other type through its form,
+        // named once per use with the field type's span (see `form`).
+        let (m, form) = match form(f, format) {
+            Some(form) => ("part", Some(quote!(#form,))),
+            None => ("str", None),
+        };
         calls.extend(match val(i, f) {
             Val::Opt(v) => {
                 let m = format_ident!("opt_{}", m);
                 if f.omit_empty() && sparse {
-                    quote_spanned!(sp=> .#m #ty (#p::nonempty(#v)))
+                    quote_spanned!(sp=> .#m(#form #p::nonempty(#v)))
                 } else {
-                    quote_spanned!(sp=> .#m #ty (#v))
+                    quote_spanned!(sp=> .#m(#form #v))
                 }
             }
             Val::Slot(v) => {
                 let m = format_ident!("slot_{}", m);
                 if f.omit_empty() && sparse {
-                    quote_spanned!(sp=> .#m #ty (#p::nonempty_slot(#v)))
+                    quote_spanned!(sp=> .#m(#form #p::nonempty_slot(#v)))
                 } else {
-                    quote_spanned!(sp=> .#m #ty (#v))
+                    quote_spanned!(sp=> .#m(#form #v))
                 }
             }
             Val::Ref(v) => {
                 let m = format_ident!("{}", m);
-                let write = quote_spanned!(sp=> .#m #ty (#v));
+                let write = quote_spanned!(sp=> .#m(#form #v));
                 if f.omit_empty() && sparse {
                     quote!(.absent_if(#p::Attr::is_empty_value(#v)) #write)
                 } else {
@@ -344,19 +359,16 @@ fn parse_fn(e: &Entity, k: &KeyModel) -> TokenStream {
     for part in &k.parts {
         if let Part::Field { field, format, .. } = part {
             let f = &e.fields[*field];
-            let sp = f.inner.span();
-            let m = format_ident!("{}", method(f, *format));
             tys.push(if f.synthetic {
                 quote!(())
             } else {
                 let ty = &f.inner;
                 quote!(#ty)
             });
-            let ty = (!plain_str(f, *format)).then(|| {
-                let inner = &f.inner;
-                quote_spanned!(sp=> ::<#inner>)
+            reads.push(match form(f, *format) {
+                Some(form) => quote!(#form.read(#r)?),
+                None => quote!(#r.str()?),
             });
-            reads.push(quote_spanned!(sp=> #r.#m #ty ()?));
         }
     }
     let tpl = tpl_name(k);

@@ -348,7 +348,7 @@ impl Gen<'_> {
                 continue;
             }
             let set = f.name.with_prefix("set_");
-            methods.extend(super::update::respan(
+            methods.extend(crate::respan::respan(
                 quote! {
                     #[doc(hidden)]
                     pub fn #set(self, _: impl #full::TableKeyField) -> Self {

@@ -177,7 +177,7 @@ impl Gen<'_> {
         // The item's own tokens (attribute, header, braces) spanned at the
         // struct's name, its body's left as they are (`self` keeps one
         // hygiene, for entities a user's macro declares).
-        let header = respan(
+        let header = crate::respan::respan(
             quote!(#[automatically_derived] impl<#m: #p::UpdateMode, #(#ps: #p::State),*> #p::TypedUpdate for #b #args #bounds),
             ident.span(),
         );
@@ -331,23 +331,4 @@ impl Gen<'_> {
             pub fn upsert(#(#key_params),*) -> #b<#p::Upsert> #upsert_body
         }
     }
-}
-
-/// `tokens` with every span set to `span` (groups included).
-pub fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
-    use proc_macro2::{Group, TokenTree};
-    tokens
-        .into_iter()
-        .map(|t| match t {
-            TokenTree::Group(g) => {
-                let mut n = Group::new(g.delimiter(), respan(g.stream(), span));
-                n.set_span(span);
-                TokenTree::Group(n)
-            }
-            mut other => {
-                other.set_span(span);
-                other
-            }
-        })
-        .collect()
 }

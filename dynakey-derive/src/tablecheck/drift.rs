@@ -8,7 +8,7 @@
 //! change's message (no const-evaluation panic).
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote};
 
 use super::meta::{MetaEntity, MetaKey, Owner};
 use crate::ctxt::Ctxt;
@@ -263,7 +263,12 @@ pub fn check(
         );
         let (message, help, test) = (&d.message, &d.help, &d.covered_by);
         let covered = quote!(#krate::__private::schema::Covered);
-        let check = quote_spanned!(d.span=> <#covered<{ const M: &[#krate::__private::schema::Migration] = #migrations; #test }> as #tr>::OK);
+        // Every token at the entity in `entities(..)`, the interpolated paths
+        // included: rustc reports the bound at the type's first token.
+        let check = crate::respan::respan(
+            quote!(<#covered<{ const M: &[#krate::__private::schema::Migration] = #migrations; #test }> as #tr>::OK),
+            d.span,
+        );
         let notes = if drawing.is_empty() {
             quote!(note = #help)
         } else {
@@ -276,6 +281,7 @@ pub fn check(
                     const OK: ();
                 }
                 #[diagnostic::do_not_recommend]
+                #[automatically_derived]
                 impl #tr for #covered<true> {
                     const OK: () = ();
                 }

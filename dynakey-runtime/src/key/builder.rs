@@ -8,6 +8,7 @@
 //! sparse index, or an empty `omit_empty` one) makes the whole key absent:
 //! the item is out of the index.
 
+use super::form::{self, KeyForm};
 use super::formats::{KeyDecimal, KeyPadded, KeyReverse, KeySigned, KeyText};
 use super::limit::KeyRole;
 use super::template::KeyTemplate;
@@ -87,27 +88,47 @@ impl KeyBuilder {
 
     /// The next placeholder, through its [`KeyText`] form.
     pub fn text<T: KeyText>(self, v: &T) -> Self {
-        self.write(|w| w.text(v))
+        self.part(form::text(), v)
     }
 
     /// The next placeholder, `d<w>`.
     pub fn padded<T: KeyPadded>(self, v: &T) -> Self {
-        self.write(|w| w.padded(v))
+        self.part(form::padded(), v)
     }
 
     /// The next placeholder, `n<w>`.
     pub fn signed<T: KeySigned>(self, v: &T) -> Self {
-        self.write(|w| w.signed(v))
+        self.part(form::signed(), v)
     }
 
     /// The next placeholder, `n<w>.<p>`.
     pub fn decimal<T: KeyDecimal>(self, v: &T) -> Self {
-        self.write(|w| w.decimal(v))
+        self.part(form::decimal(), v)
     }
 
     /// The next placeholder, `rev`.
     pub fn reverse<T: KeyReverse>(self, v: &T) -> Self {
-        self.write(|w| w.reverse(v))
+        self.part(form::reverse(), v)
+    }
+
+    /// The next placeholder, in form `form` (how derived code writes every
+    /// non-string placeholder; see [`KeyForm`]).
+    pub fn part<T>(self, form: KeyForm<T>, v: &T) -> Self {
+        self.write(|w| form.write(w, v))
+    }
+
+    /// [`part`](Self::part) of an input that may be absent.
+    pub fn opt_part<T>(self, form: KeyForm<T>, v: Option<&T>) -> Self {
+        match v {
+            Some(v) => self.part(form, v),
+            None => self.absent_if(true),
+        }
+    }
+
+    /// [`opt_part`](Self::opt_part) of a typed update's kept value (see [`Slot`]).
+    pub fn slot_part<T>(mut self, form: KeyForm<T>, (touched, v): Slot<'_, T>) -> Self {
+        self.touched |= touched;
+        self.opt_part(form, v)
     }
 
     /// The key is absent when `absent` holds (an empty `omit_empty` input
@@ -127,46 +148,6 @@ impl KeyBuilder {
         }
     }
 
-    /// [`text`](Self::text) of an input that may be absent.
-    pub fn opt_text<T: KeyText>(self, v: Option<&T>) -> Self {
-        match v {
-            Some(v) => self.text(v),
-            None => self.absent_if(true),
-        }
-    }
-
-    /// [`padded`](Self::padded) of an input that may be absent.
-    pub fn opt_padded<T: KeyPadded>(self, v: Option<&T>) -> Self {
-        match v {
-            Some(v) => self.padded(v),
-            None => self.absent_if(true),
-        }
-    }
-
-    /// [`signed`](Self::signed) of an input that may be absent.
-    pub fn opt_signed<T: KeySigned>(self, v: Option<&T>) -> Self {
-        match v {
-            Some(v) => self.signed(v),
-            None => self.absent_if(true),
-        }
-    }
-
-    /// [`decimal`](Self::decimal) of an input that may be absent.
-    pub fn opt_decimal<T: KeyDecimal>(self, v: Option<&T>) -> Self {
-        match v {
-            Some(v) => self.decimal(v),
-            None => self.absent_if(true),
-        }
-    }
-
-    /// [`reverse`](Self::reverse) of an input that may be absent.
-    pub fn opt_reverse<T: KeyReverse>(self, v: Option<&T>) -> Self {
-        match v {
-            Some(v) => self.reverse(v),
-            None => self.absent_if(true),
-        }
-    }
-
     /// The template the key is written by.
     pub fn template(&self) -> &'static KeyTemplate {
         self.tpl
@@ -181,36 +162,6 @@ impl KeyBuilder {
     pub fn slot_str<S: AsRef<str>>(mut self, (touched, v): Slot<'_, S>) -> Self {
         self.touched |= touched;
         self.opt_str(v)
-    }
-
-    /// [`opt_text`](Self::opt_text) of a typed update's kept value (see [`Slot`]).
-    pub fn slot_text<T: KeyText>(mut self, (touched, v): Slot<'_, T>) -> Self {
-        self.touched |= touched;
-        self.opt_text(v)
-    }
-
-    /// [`opt_padded`](Self::opt_padded) of a typed update's kept value (see [`Slot`]).
-    pub fn slot_padded<T: KeyPadded>(mut self, (touched, v): Slot<'_, T>) -> Self {
-        self.touched |= touched;
-        self.opt_padded(v)
-    }
-
-    /// [`opt_signed`](Self::opt_signed) of a typed update's kept value (see [`Slot`]).
-    pub fn slot_signed<T: KeySigned>(mut self, (touched, v): Slot<'_, T>) -> Self {
-        self.touched |= touched;
-        self.opt_signed(v)
-    }
-
-    /// [`opt_decimal`](Self::opt_decimal) of a typed update's kept value (see [`Slot`]).
-    pub fn slot_decimal<T: KeyDecimal>(mut self, (touched, v): Slot<'_, T>) -> Self {
-        self.touched |= touched;
-        self.opt_decimal(v)
-    }
-
-    /// [`opt_reverse`](Self::opt_reverse) of a typed update's kept value (see [`Slot`]).
-    pub fn slot_reverse<T: KeyReverse>(mut self, (touched, v): Slot<'_, T>) -> Self {
-        self.touched |= touched;
-        self.opt_reverse(v)
     }
 
     /// The key text, or `None` when an input is absent; held to the

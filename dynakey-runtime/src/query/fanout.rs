@@ -4,6 +4,7 @@
 use std::fmt;
 
 use futures_core::Stream;
+use futures_util::future::BoxFuture;
 use futures_util::TryStreamExt;
 
 use aws_sdk_dynamodb::operation::query::QueryInput;
@@ -241,28 +242,38 @@ impl<E: Entity, K: KeyKind, D: Decoder> FanOut<E, K, D> {
     }
 
     /// Every matching item, merged in sort-key order, up to the limit.
-    pub async fn all(&self) -> Result<Vec<D::Out>, Error>
+    ///
+    /// A boxed future, not an `async fn`: the read's bound (DYNA402) is
+    /// then checked at the call alone, one error for one mistake.
+    pub fn all(&self) -> BoxFuture<'_, Result<Vec<D::Out>, Error>>
     where
         D: super::ReadFrom<K>,
     {
-        if self.queries.is_empty() {
-            return Ok(Vec::new());
-        }
-        self.pager(false)?.all().await
+        let pager = (!self.queries.is_empty()).then(|| self.pager(false));
+        Box::pin(async move {
+            match pager {
+                None => Ok(Vec::new()),
+                Some(pager) => pager?.all().await,
+            }
+        })
     }
 
-    /// One page in merged order, starting at `cursor` (`None` first).
-    pub async fn page(&self, cursor: Option<&str>) -> Result<Page<D::Out>, Error>
+    /// One page in merged order, starting at `cursor` (`None` first; a
+    /// boxed future, as [`all`](Self::all)).
+    pub fn page<'a>(&'a self, cursor: Option<&'a str>) -> BoxFuture<'a, Result<Page<D::Out>, Error>>
     where
         D: super::ReadFrom<K>,
     {
-        if self.queries.is_empty() {
-            return Ok(Page {
-                items: Vec::new(),
-                cursor: None,
-            });
-        }
-        self.pager(false)?.page(cursor).await
+        let pager = (!self.queries.is_empty()).then(|| self.pager(false));
+        Box::pin(async move {
+            match pager {
+                None => Ok(Page {
+                    items: Vec::new(),
+                    cursor: None,
+                }),
+                Some(pager) => pager?.page(cursor).await,
+            }
+        })
     }
 
     /// The items of every partition as one stream, merged in sort-key
