@@ -107,7 +107,7 @@ use pager::{Order, Pager};
 /// db.query(Note::gsi1_pk("x").unwrap()).consistent();
 /// # }
 /// ```
-#[must_use = "a query does nothing until read (all, stream, page, count)"]
+#[must_use = "a query does nothing until read (.await, all, stream, page, count)"]
 pub struct Query<E, K: KeyKind, D> {
     db: Db,
     pk: PartitionKey<E, K>,
@@ -407,6 +407,17 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
         Box::pin(async move { pager?.all().await })
     }
 
+    /// Sends the query: every item, up to the limit, as [`all`](Self::all).
+    /// Awaiting the query does the same, as with the write builders
+    /// (`db.query(pk).limit(10).await`).
+    pub fn send(self) -> BoxFuture<'static, Result<Vec<D::Out>, Error>>
+    where
+        D: ReadFrom<K>,
+    {
+        let pager = self.pager(false);
+        Box::pin(async move { pager?.all().await })
+    }
+
     /// How many items match (`Select = COUNT`, every page), at most the
     /// limit.
     pub async fn count(&self) -> Result<u64, Error> {
@@ -422,6 +433,15 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
         futures_util::stream::iter(Some(self.pager(false)))
             .map_ok(Pager::stream)
             .try_flatten()
+    }
+}
+
+/// `.await` sends the query ([`Query::send`]: every item up to the limit).
+impl<E: Entity, K: KeyKind, D: ReadFrom<K>> std::future::IntoFuture for Query<E, K, D> {
+    type Output = Result<Vec<D::Out>, Error>;
+    type IntoFuture = BoxFuture<'static, Self::Output>;
+    fn into_future(self) -> Self::IntoFuture {
+        self.send()
     }
 }
 

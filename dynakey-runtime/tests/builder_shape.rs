@@ -31,7 +31,6 @@ struct NoteText {
 }
 
 fn builder<T: Clone + Debug + IntoFuture>() {}
-fn read<T: Clone + Debug>() {}
 fn value<T: Clone + Debug>() {}
 
 #[test]
@@ -45,11 +44,12 @@ fn every_builder_is_clone_debug_and_awaitable() {
     builder::<TransactGet>();
     builder::<BatchWrite>();
     builder::<BatchGet<Note>>();
-    // Reads are sent by a reading call (all, stream, page, count).
-    read::<Query<Note, Global, Typed<Note>>>();
-    read::<Query<Note, Global, Projected<NoteText>>>();
-    read::<Scan<Note, Typed<Note>>>();
-    read::<FanOut<Note, Global, Typed<Note>>>();
+    // Reads are sent by `.await` (every item up to the limit) or by a
+    // reading call (all, stream, page, count).
+    builder::<Query<Note, Global, Typed<Note>>>();
+    builder::<Query<Note, Global, Projected<NoteText>>>();
+    builder::<Scan<Note, Typed<Note>>>();
+    builder::<FanOut<Note, Global, Typed<Note>>>();
     value::<Condition>();
     value::<Update>();
     value::<RawExpr>();

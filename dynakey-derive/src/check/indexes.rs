@@ -11,6 +11,7 @@ use crate::attr::{IndexKind, RawIndex, RawKeys};
 use crate::ctxt::Ctxt;
 use crate::model::{Field, IndexModel, KeyKind, KeyModel, KeyRole, NativeIndex, Projection};
 
+use super::native::snake;
 use super::projection::projection;
 use super::templates::{key, KeySpec};
 
@@ -87,17 +88,17 @@ pub fn indexes(
     (out, natives)
 }
 
-fn attrs(ix: &RawIndex, snake: &str) -> (String, String) {
+fn attrs(ix: &RawIndex, stem: &str) -> (String, String) {
     let pk = ix
         .pk_attr
         .as_ref()
         .map(|a| a.0.clone())
-        .unwrap_or_else(|| format!("{snake}pk"));
+        .unwrap_or_else(|| format!("{stem}pk"));
     let sk = ix
         .sk_attr
         .as_ref()
         .map(|a| a.0.clone())
-        .unwrap_or_else(|| format!("{snake}sk"));
+        .unwrap_or_else(|| format!("{stem}sk"));
     (pk, sk)
 }
 
@@ -119,7 +120,7 @@ fn global(
     ix: &RawIndex,
 ) -> Option<IndexModel> {
     let snake = snake(&ix.name);
-    let (pk_attr, sk_attr) = attrs(ix, &snake);
+    let (pk_attr, sk_attr) = attrs(ix, &attr_stem(&ix.name));
     let Some(pk_tpl) = &ix.pk else {
         cx.error(ix.name_span, format!("DYNA109: global index `{}` has no partition key\n  = help: add `pk = \"...\"`, as in #[gsi(\"{}\", pk = \"TEAM#<team>\")]", ix.name, ix.name));
         return None;
@@ -166,7 +167,7 @@ fn local(
         return None;
     };
     let snake = snake(&ix.name);
-    let (_, sk_attr) = attrs(ix, &snake);
+    let (_, sk_attr) = attrs(ix, &attr_stem(&ix.name));
     let sk = key(
         cx,
         entity,
@@ -211,8 +212,11 @@ fn finish(
     }
 }
 
-/// An index name as the snake-case part of identifiers (`GSI1` → `gsi1`).
-pub fn snake(name: &str) -> String {
+/// The stem of an index's default key attribute names (`GSI1` → `gsi1pk`,
+/// `ByCity` → `bycitypk`): the name in lower case, as it always was, so
+/// stored attribute names stay what they are. Function names come from
+/// [`snake`] instead (`by_city_pk`), as for native indexes.
+fn attr_stem(name: &str) -> String {
     let mut s: String = name
         .chars()
         .map(|c| {

@@ -31,8 +31,9 @@ fn written(which: &str, list: &NativeList) -> (String, Vec<std::ops::Range<usize
     (text, ranges)
 }
 
-/// A native index's name as the snake-case part of its functions:
-/// `ByRegion` → `by_region`, `GSI1` → `gsi1`, `by-day` → `by_day`.
+/// An index's name as the snake-case part of its functions (native and
+/// template indexes alike): `ByRegion` → `by_region`, `GSI1` → `gsi1`,
+/// `by-day` → `by_day`.
 pub fn snake(name: &str) -> String {
     let mut out = String::new();
     let mut prev: Option<char> = None;

@@ -56,7 +56,7 @@ use crate::union::EntityUnion;
 /// assert_eq!(ids, [1, 2, 3, 4, 5, 6]);
 /// # });
 /// ```
-#[must_use = "a query does nothing until read (all, stream, page, count)"]
+#[must_use = "a query does nothing until read (.await, all, stream, page, count)"]
 pub struct FanOut<E, K: KeyKind, D> {
     queries: Vec<Query<E, K, D>>,
     concurrent: bool,
@@ -249,6 +249,21 @@ impl<E: Entity, K: KeyKind, D: Decoder> FanOut<E, K, D> {
     where
         D: super::ReadFrom<K>,
     {
+        self.read_all()
+    }
+
+    /// Sends the fan-out: every item, merged, up to the limit, as
+    /// [`all`](Self::all); awaiting it does the same.
+    pub fn send(self) -> BoxFuture<'static, Result<Vec<D::Out>, Error>>
+    where
+        D: super::ReadFrom<K>,
+    {
+        self.read_all()
+    }
+
+    /// What `all` and `send` read: the pager is built first, so the
+    /// future owns everything it needs.
+    fn read_all(&self) -> BoxFuture<'static, Result<Vec<D::Out>, Error>> {
         let pager = (!self.queries.is_empty()).then(|| self.pager(false));
         Box::pin(async move {
             match pager {
@@ -300,5 +315,14 @@ impl<E: Entity, K: KeyKind, D: Decoder> FanOut<E, K, D> {
             return Ok(0);
         }
         self.pager(true)?.count().await
+    }
+}
+
+/// `.await` sends the fan-out ([`FanOut::send`]).
+impl<E: Entity, K: KeyKind, D: super::ReadFrom<K>> std::future::IntoFuture for FanOut<E, K, D> {
+    type Output = Result<Vec<D::Out>, Error>;
+    type IntoFuture = BoxFuture<'static, Self::Output>;
+    fn into_future(self) -> Self::IntoFuture {
+        self.send()
     }
 }

@@ -7,6 +7,7 @@ use aws_sdk_dynamodb::operation::scan::builders::ScanInputBuilder;
 use aws_sdk_dynamodb::operation::scan::ScanInput;
 use aws_sdk_dynamodb::types::Select;
 use futures_core::Stream;
+use futures_util::future::BoxFuture;
 use futures_util::TryStreamExt;
 
 use super::cursor::{ScanScope, Scope};
@@ -51,7 +52,7 @@ use crate::union::EntityUnion;
 /// assert_eq!(rest.items.len(), 4);
 /// # });
 /// ```
-#[must_use = "a scan does nothing until read (all, stream, page, count)"]
+#[must_use = "a scan does nothing until read (.await, all, stream, page, count)"]
 pub struct Scan<E, D> {
     db: Db,
     segments: u32,
@@ -278,6 +279,13 @@ impl<E: Entity, D: Decoder> Scan<E, D> {
         self.pager(false)?.all().await
     }
 
+    /// Sends the scan: every item up to the limit, as [`all`](Self::all);
+    /// awaiting it does the same.
+    pub fn send(self) -> BoxFuture<'static, Result<Vec<D::Out>, Error>> {
+        let pager = self.pager(false);
+        Box::pin(async move { pager?.all().await })
+    }
+
     /// One page, starting at `cursor` (`None` first).
     pub async fn page(&self, cursor: Option<&str>) -> Result<Page<D::Out>, Error> {
         self.pager(false)?.page(cursor).await
@@ -294,5 +302,14 @@ impl<E: Entity, D: Decoder> Scan<E, D> {
     /// most the limit.
     pub async fn count(&self) -> Result<u64, Error> {
         self.pager(true)?.count().await
+    }
+}
+
+/// `.await` sends the scan ([`Scan::send`]).
+impl<E: Entity, D: Decoder> std::future::IntoFuture for Scan<E, D> {
+    type Output = Result<Vec<D::Out>, Error>;
+    type IntoFuture = BoxFuture<'static, Self::Output>;
+    fn into_future(self) -> Self::IntoFuture {
+        self.send()
     }
 }

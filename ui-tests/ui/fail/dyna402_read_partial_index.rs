@@ -16,6 +16,11 @@ async fn read(db: &Db) {
     let _ = db.query(Task::gsi1_pk("ann").unwrap()).all().await;
 }
 
+// Awaiting the query itself (its `all()`) is the same mistake.
+async fn read_awaited(db: &Db) {
+    let _ = db.query(Task::gsi1_pk("ann").unwrap()).await;
+}
+
 fn main() {
-    let _ = read;
+    let _ = (read, read_awaited);
 }
