@@ -24,6 +24,7 @@ let keys = db.query(Task::gsi1_pk("ann")?).keys_only().all().await?;    // Vec<K
 let h = db.query(Task::gsi1_pk("ann")?).hydrate().await?;               // whole items, in index order
 for gone in &h.missing { eprintln!("{gone:?}: the index named it, the table no longer has it") }
 // db.query(Task::gsi1_pk("ann")?).all()  → error[E0277]: DYNA402: this index does not hold whole items
+// db.query(Task::gsi1_pk("ann")?).await  → error[E0277]: `Query<Task, GlobalPartial, Typed<Task>>` is not a future
 // End of the README's example.
         let bodies = h.items.iter().filter(|t| t.body == "b" && t.owner == "ann").count();
         Ok((keys.len(), bodies, h.missing.len()))
