@@ -1,4 +1,5 @@
-//! Indexes into index models: their names (DYNA108 twice, DYNA109 empty),
+//! Indexes into index models: their names (DYNA108 twice or alike in
+//! snake case, DYNA109 empty),
 //! shapes (DYNA109: a global index without a partition key, a local one
 //! without a sort key or on a table without one) and DynamoDB's limits
 //! (DYNA111).
@@ -29,6 +30,8 @@ pub fn indexes(
     let mut out = Vec::new();
     let mut natives = Vec::new();
     let mut seen: HashMap<String, Span> = HashMap::new();
+    // The snake-case stem of each index's functions, and whose it is.
+    let mut stems: HashMap<String, String> = HashMap::new();
     let (mut gsis, mut lsis) = (0, 0);
     for ix in &raw.indexes {
         let which = match ix.kind {
@@ -47,6 +50,17 @@ pub fn indexes(
                 ix.name_span,
                 format!(
                     "DYNA108: index `{}` is declared twice\n  = help: give each index its own name",
+                    ix.name
+                ),
+            );
+            continue;
+        }
+        let stem = snake(&ix.name);
+        if let Some(other) = stems.insert(stem.clone(), ix.name.clone()) {
+            cx.error(
+                ix.name_span,
+                format!(
+                    "DYNA108: indexes `{other}` and `{}` would both name their functions `{stem}_pk`, `{stem}_sk`, … (an index's functions are its name in snake case)\n  = help: give the indexes names that differ in more than case and separators",
                     ix.name
                 ),
             );
