@@ -403,8 +403,7 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
     where
         D: ReadFrom<K>,
     {
-        let pager = self.pager(false);
-        Box::pin(async move { pager?.all().await })
+        self.read_all()
     }
 
     /// Sends the query: every item, up to the limit, as [`all`](Self::all).
@@ -414,6 +413,12 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
     where
         D: ReadFrom<K>,
     {
+        self.read_all()
+    }
+
+    /// What `all` and `send` read: the pager is built first, so the
+    /// future owns everything it needs.
+    fn read_all(&self) -> BoxFuture<'static, Result<Vec<D::Out>, Error>> {
         let pager = self.pager(false);
         Box::pin(async move { pager?.all().await })
     }

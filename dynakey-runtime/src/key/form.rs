@@ -70,30 +70,12 @@ impl<T> KeyForm<T> {
     }
 }
 
-// Free functions, not `KeyReader`'s methods: their lifetime is late-bound,
-// so they coerce to the higher-ranked `ReadFn`.
-fn read_text<T: KeyText>(r: &mut KeyReader<'_>) -> Result<T, KeyFormatError> {
-    r.text()
-}
-fn read_padded<T: KeyPadded>(r: &mut KeyReader<'_>) -> Result<T, KeyFormatError> {
-    r.padded()
-}
-fn read_signed<T: KeySigned>(r: &mut KeyReader<'_>) -> Result<T, KeyFormatError> {
-    r.signed()
-}
-fn read_decimal<T: KeyDecimal>(r: &mut KeyReader<'_>) -> Result<T, KeyFormatError> {
-    r.decimal()
-}
-fn read_reverse<T: KeyReverse>(r: &mut KeyReader<'_>) -> Result<T, KeyFormatError> {
-    r.reverse()
-}
-
 /// An unformatted placeholder, through the type's [`KeyText`] form.
 #[inline]
 pub fn text<T: KeyText>() -> KeyForm<T> {
     KeyForm {
         write: KeyWriter::text::<T>,
-        read: read_text::<T>,
+        read: |r| r.text(),
     }
 }
 
@@ -102,7 +84,7 @@ pub fn text<T: KeyText>() -> KeyForm<T> {
 pub fn padded<T: KeyPadded>() -> KeyForm<T> {
     KeyForm {
         write: KeyWriter::padded::<T>,
-        read: read_padded::<T>,
+        read: |r| r.padded(),
     }
 }
 
@@ -111,7 +93,7 @@ pub fn padded<T: KeyPadded>() -> KeyForm<T> {
 pub fn signed<T: KeySigned>() -> KeyForm<T> {
     KeyForm {
         write: KeyWriter::signed::<T>,
-        read: read_signed::<T>,
+        read: |r| r.signed(),
     }
 }
 
@@ -120,7 +102,7 @@ pub fn signed<T: KeySigned>() -> KeyForm<T> {
 pub fn decimal<T: KeyDecimal>() -> KeyForm<T> {
     KeyForm {
         write: KeyWriter::decimal::<T>,
-        read: read_decimal::<T>,
+        read: |r| r.decimal(),
     }
 }
 
@@ -129,6 +111,6 @@ pub fn decimal<T: KeyDecimal>() -> KeyForm<T> {
 pub fn reverse<T: KeyReverse>() -> KeyForm<T> {
     KeyForm {
         write: KeyWriter::reverse::<T>,
-        read: read_reverse::<T>,
+        read: |r| r.reverse(),
     }
 }

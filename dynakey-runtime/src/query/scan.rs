@@ -275,13 +275,19 @@ impl<E: Entity, D: Decoder> Scan<E, D> {
     }
 
     /// Every item up to the limit, the segments read concurrently.
-    pub async fn all(&self) -> Result<Vec<D::Out>, Error> {
-        self.pager(false)?.all().await
+    pub fn all(&self) -> BoxFuture<'_, Result<Vec<D::Out>, Error>> {
+        self.read_all()
     }
 
     /// Sends the scan: every item up to the limit, as [`all`](Self::all);
     /// awaiting it does the same.
     pub fn send(self) -> BoxFuture<'static, Result<Vec<D::Out>, Error>> {
+        self.read_all()
+    }
+
+    /// What `all` and `send` read: the pager is built first, so the
+    /// future owns everything it needs.
+    fn read_all(&self) -> BoxFuture<'static, Result<Vec<D::Out>, Error>> {
         let pager = self.pager(false);
         Box::pin(async move { pager?.all().await })
     }
