@@ -6,8 +6,6 @@
 
 use std::collections::HashMap;
 
-use proc_macro2::Span;
-
 use crate::attr::{IndexKind, RawIndex, RawKeys};
 use crate::ctxt::Ctxt;
 use crate::model::{Field, IndexModel, KeyKind, KeyModel, KeyRole, NativeIndex, Projection};
@@ -29,8 +27,9 @@ pub fn indexes(
 ) -> (Vec<IndexModel>, Vec<NativeIndex>) {
     let mut out = Vec::new();
     let mut natives = Vec::new();
-    let mut seen: HashMap<String, Span> = HashMap::new();
-    // The snake-case stem of each index's functions, and whose it is.
+    // The snake-case stem of each index's functions, and the first index
+    // that has it: the same name twice, or two names alike, would give
+    // the same functions.
     let mut stems: HashMap<String, String> = HashMap::new();
     let (mut gsis, mut lsis) = (0, 0);
     for ix in &raw.indexes {
@@ -45,26 +44,31 @@ pub fn indexes(
             );
             continue;
         }
-        if seen.insert(ix.name.clone(), ix.name_span).is_some() {
-            cx.error(
-                ix.name_span,
-                format!(
-                    "DYNA108: index `{}` is declared twice\n  = help: give each index its own name",
-                    ix.name
-                ),
-            );
-            continue;
-        }
         let stem = snake(&ix.name);
-        if let Some(other) = stems.insert(stem.clone(), ix.name.clone()) {
-            cx.error(
-                ix.name_span,
-                format!(
-                    "DYNA108: indexes `{other}` and `{}` would both name their functions `{stem}_pk`, `{stem}_sk`, … (an index's functions are its name in snake case)\n  = help: give the indexes names that differ in more than case and separators",
-                    ix.name
-                ),
-            );
-            continue;
+        match stems.get(&stem) {
+            Some(first) if *first == ix.name => {
+                cx.error(
+                    ix.name_span,
+                    format!(
+                        "DYNA108: index `{}` is declared twice\n  = help: give each index its own name",
+                        ix.name
+                    ),
+                );
+                continue;
+            }
+            Some(first) => {
+                cx.error(
+                    ix.name_span,
+                    format!(
+                        "DYNA108: indexes `{first}` and `{}` would both name their functions `{stem}_pk`, `{stem}_sk`, … (an index's functions are its name in snake case)\n  = help: give the indexes names that differ in more than case and separators",
+                        ix.name
+                    ),
+                );
+                continue;
+            }
+            None => {
+                stems.insert(stem, ix.name.clone());
+            }
         }
         if let Some(n) = super::native::native_index(cx, entity, fields, ix) {
             match ix.kind {
