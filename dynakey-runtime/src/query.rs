@@ -48,12 +48,13 @@ use crate::error::Error;
 use crate::explain::Explain;
 use crate::expr::{Condition, Placeholders};
 use crate::key::{
-    KeyKind, Local, NativeRange, NativeSortOp, PartitionKey, SortKeyCondition, SortKeyOp, Table,
+    KeyKind, Local, NativeRange, NativeSortOp, PartitionKey, PkValue, SortKeyCondition, SortKeyOp,
+    Table,
 };
 use crate::union::EntityUnion;
 use cursor::{QueryScope, Scope};
 use lane::{first_limit, Input, Lane, Request};
-use pager::{Order, Pager};
+use pager::{Order, Pager, RawPager};
 
 /// A query of one partition of the table or of an index. Build it with
 /// [`Db::query`].
@@ -264,57 +265,34 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
         self
     }
 
-    /// The sort-key attributes the query orders by, in order: the index's
-    /// (a native index may have several), else the table's.
-    pub(crate) fn sort_attrs(&self) -> Vec<&'static str> {
-        match self.pk.index().and_then(|ix| E::META.index(ix)) {
-            Some(ix) => ix.sk_attrs().map(|(a, _)| a).collect(),
-            // An index the entity does not declare (a key cast from another
-            // entity): the condition names its attribute.
-            None => match (&self.sk, self.pk.index()) {
-                (Some(c), _) => vec![c.attr()],
-                (None, None) => E::META.sk.as_ref().map(|k| k.attr).into_iter().collect(),
-                (None, Some(_)) => Vec::new(),
-            },
+    /// The query without its types, for the planning code (one copy of
+    /// which serves every entity).
+    fn untyped(&self) -> Untyped<'_> {
+        Untyped {
+            db: &self.db,
+            meta: E::META,
+            consistent_read: K::CONSISTENT_READ,
+            index: self.pk.index,
+            pk: &self.pk.value,
+            sk: self.sk.as_ref().map(|c| (c.index, c.attr, &c.op)),
+            forward: self.forward,
+            consistent: self.consistent,
+            filter: self.filter.as_ref(),
         }
+    }
+
+    /// The sort-key attributes the query orders by (see
+    /// [`Untyped::sort_attrs`]).
+    pub(crate) fn sort_attrs(&self) -> Vec<&'static str> {
+        self.untyped().sort_attrs()
     }
 
     /// The request of this query (`Select = COUNT` when `count`), as a lane
     /// of a pager. An empty sort-key range sends nothing.
     pub(crate) fn lane(&self, count: bool) -> Result<Lane, Error> {
-        if self.consistent && !K::CONSISTENT_READ {
-            return Err(Error::ConsistentReadOnGlobalIndex);
-        }
-        let index = self.pk.index();
-        if let Some(c) = &self.sk {
-            if c.index() != index {
-                return Err(Error::refused(format!(
-                    "the sort-key condition is for {}, the partition key for {}",
-                    c.index().unwrap_or("the table"),
-                    index.unwrap_or("the table")
-                )));
-            }
-        }
-        let filter = match (self.decoder.filter(E::META), &self.filter) {
-            (Some(a), Some(b)) => Some(a.and(b.clone())),
-            (a, b) => a.or_else(|| b.clone()),
-        };
-        let projection = match self.decoder.projection(E::META, index) {
-            Some(attrs) if !count => Some(attrs),
-            _ => None,
-        };
-        query_lane(LaneSpec {
-            db: &self.db,
-            meta: E::META,
-            index,
-            pk: self.pk.values(),
-            sk: self.sk.as_ref().map(|c| (c.attr(), c.op())),
-            filter,
-            projection,
-            forward: self.forward,
-            consistent: self.consistent,
-            count,
-        })
+        let filter = self.decoder.filter(E::META);
+        let projection = self.decoder.projection(E::META, self.pk.index);
+        self.untyped().lane(filter, projection, count)
     }
 
     /// The SDK input of the query's first request, without sending it
@@ -371,18 +349,12 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
     }
 
     fn pager(&self, count: bool) -> Result<Pager<D>, Error> {
-        let order = Order::Sorted {
-            attrs: self.sort_attrs(),
-            forward: self.forward,
-        };
-        Ok(Pager::new(
-            self.db.clone(),
-            vec![self.lane(count)?],
-            order,
-            self.decoder.clone(),
-            self.limit,
-            self.page_size,
-        ))
+        let filter = self.decoder.filter(E::META);
+        let projection = self.decoder.projection(E::META, self.pk.index);
+        let raw = self
+            .untyped()
+            .pager(filter, projection, count, (self.limit, self.page_size))?;
+        Ok(Pager::from_raw(raw, self.decoder.clone()))
     }
 
     /// One page, starting at `cursor` (`None` for the first; then the
@@ -419,8 +391,10 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
     /// What `all` and `send` read: the pager is built first, so the
     /// future owns everything it needs.
     fn read_all(&self) -> BoxFuture<'static, Result<Vec<D::Out>, Error>> {
-        let pager = self.pager(false);
-        Box::pin(async move { pager?.all().await })
+        match self.pager(false) {
+            Ok(pager) => pager.all(),
+            Err(e) => Box::pin(std::future::ready(Err(e))),
+        }
     }
 
     /// How many items match (`Select = COUNT`, every page), at most the
@@ -447,6 +421,101 @@ impl<E: Entity, K: KeyKind, D: ReadFrom<K>> std::future::IntoFuture for Query<E,
     type IntoFuture = BoxFuture<'static, Self::Output>;
     fn into_future(self) -> Self::IntoFuture {
         self.send()
+    }
+}
+
+/// A [`Query`] without its types: what it reads, with the entity's
+/// metadata in place of the entity.
+struct Untyped<'a> {
+    db: &'a Db,
+    meta: &'static EntityMeta,
+    /// Whether the key kind allows a consistent read (not a GSI).
+    consistent_read: bool,
+    index: Option<&'static str>,
+    pk: &'a PkValue,
+    /// The sort-key condition: its index, attribute and comparison.
+    sk: Option<(Option<&'static str>, &'static str, &'a SortKeyOp)>,
+    forward: bool,
+    consistent: bool,
+    filter: Option<&'a Condition>,
+}
+
+impl Untyped<'_> {
+    /// The sort-key attributes the query orders by, in order: the index's
+    /// (a native index may have several), else the table's.
+    fn sort_attrs(&self) -> Vec<&'static str> {
+        match self.index.and_then(|ix| self.meta.index(ix)) {
+            Some(ix) => ix.sk_attrs().map(|(a, _)| a).collect(),
+            // An index the entity does not declare (a key cast from another
+            // entity): the condition names its attribute.
+            None => match (&self.sk, self.index) {
+                (Some((_, attr, _)), _) => vec![*attr],
+                (None, None) => self.meta.sk.as_ref().map(|k| k.attr).into_iter().collect(),
+                (None, Some(_)) => Vec::new(),
+            },
+        }
+    }
+
+    /// The request of the query as a lane, with the decoder's `filter` and
+    /// `projection` (dropped when counting).
+    fn lane(
+        &self,
+        filter: Option<Condition>,
+        projection: Option<Vec<&'static str>>,
+        count: bool,
+    ) -> Result<Lane, Error> {
+        if self.consistent && !self.consistent_read {
+            return Err(Error::ConsistentReadOnGlobalIndex);
+        }
+        let index = self.index;
+        if let Some((sk_index, _, _)) = &self.sk {
+            if *sk_index != index {
+                return Err(Error::refused(format!(
+                    "the sort-key condition is for {}, the partition key for {}",
+                    sk_index.unwrap_or("the table"),
+                    index.unwrap_or("the table")
+                )));
+            }
+        }
+        let filter = match (filter, self.filter) {
+            (Some(a), Some(b)) => Some(a.and(b.clone())),
+            (a, b) => a.or_else(|| b.cloned()),
+        };
+        query_lane(LaneSpec {
+            db: self.db,
+            meta: self.meta,
+            index,
+            pk: self.pk.values(),
+            sk: self.sk.map(|(_, attr, op)| (attr, op)),
+            filter,
+            projection: projection.filter(|_| !count),
+            forward: self.forward,
+            consistent: self.consistent,
+            count,
+        })
+    }
+
+    /// The query's pager without its decoder: its one lane, in sort-key
+    /// order, with the read's `(limit, page_size)`.
+    fn pager(
+        &self,
+        filter: Option<Condition>,
+        projection: Option<Vec<&'static str>>,
+        count: bool,
+        (limit, page_size): (Option<usize>, Option<u32>),
+    ) -> Result<RawPager, Error> {
+        let order = Order::Sorted {
+            attrs: self.sort_attrs(),
+            forward: self.forward,
+        };
+        let lane = self.lane(filter, projection, count)?;
+        Ok(RawPager::new(
+            self.db.clone(),
+            vec![lane],
+            order,
+            limit,
+            page_size,
+        ))
     }
 }
 

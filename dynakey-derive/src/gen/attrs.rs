@@ -42,8 +42,11 @@ pub fn attrs(e: &Entity) -> (TokenStream, TokenStream) {
         #[automatically_derived]
         impl #ident {
             /// Typed handles on this entity's attributes.
+            #[inline]
             pub const fn attrs() -> #name {
-                #name { #(#inits,)* }
+                // Made at compile time: a call copies it.
+                const ATTRS: #name = #name { #(#inits,)* };
+                ATTRS
             }
         }
         // By hand: a derive would require each field to be `Clone` too.

@@ -167,8 +167,10 @@ fn native_chain(e: &Entity, ix: &NativeIndex, n: usize, step: &Ident, out: &mut 
         ix.name,
         names.join("`, `")
     );
+    // `#[inline]`: compiled only where a condition is built from it.
     out.entry.extend(quote! {
         #[doc = #doc]
+        #[inline]
         pub fn #name() -> #first #entry_body
     });
 }
@@ -275,8 +277,10 @@ fn chain(e: &Entity, k: &KeyModel, n: usize, step: &Ident, out: &mut ChainCode) 
         k.tpl.text,
         of_index(k)
     );
+    // `#[inline]`: compiled only where a condition is built from it.
     out.entry.extend(quote! {
         #[doc = #doc]
+        #[inline]
         pub fn #name() -> #first #entry_body
     });
 }

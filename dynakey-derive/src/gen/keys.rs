@@ -376,8 +376,11 @@ fn parse_fn(e: &Entity, k: &KeyModel) -> TokenStream {
         e.stub,
         || quote!(#p::parse(#tpl, key, |#r| #p::Ok((#(#reads,)*)))),
     );
+    // `#[inline]`: a crate codegens only the parsers it calls (a plain
+    // function of a library is compiled whether used or not).
     quote! {
         #[doc = #doc]
+        #[inline]
         pub fn #name(key: &str) -> #p::KeyResult<(#(#tys,)*)> #body
     }
 }

@@ -12,7 +12,7 @@ use super::form::{self, KeyForm};
 use super::formats::{KeyDecimal, KeyPadded, KeyReverse, KeySigned, KeyText};
 use super::limit::KeyRole;
 use super::template::KeyTemplate;
-use super::typed::{Key, KeyKind, PartitionKey};
+use super::typed::{Key, KeyKind, KeyParts, PartitionKey};
 use super::writer::KeyWriter;
 use crate::error::KeyFormatError;
 
@@ -212,24 +212,35 @@ impl KeyBuilder {
 
     /// A typed partition key of the template's attribute and index.
     pub fn partition<E, K: KeyKind>(self) -> Result<PartitionKey<E, K>, KeyFormatError> {
+        let (index, attr, value) = self.partition_parts()?;
+        Ok(PartitionKey::__new(index, attr, value))
+    }
+
+    /// What [`partition`](Self::partition) makes a key of: the template's
+    /// index and attribute, and the text (not generic, so one copy serves
+    /// every entity).
+    fn partition_parts(
+        self,
+    ) -> Result<(Option<&'static str>, &'static str, String), KeyFormatError> {
         let tpl = self.tpl;
-        Ok(PartitionKey::__new(
-            tpl.index(),
-            tpl.attr(),
-            self.finish_as(KeyRole::Partition)?,
-        ))
+        Ok((tpl.index(), tpl.attr(), self.finish_as(KeyRole::Partition)?))
     }
 
     /// The table key of one item: this partition key, and the sort key
     /// `sk` when the table has one.
     pub fn table_key<E>(self, sk: Option<KeyBuilder>) -> Result<Key<E>, KeyFormatError> {
+        self.table_key_parts(sk).map(Key::from_parts)
+    }
+
+    /// What [`table_key`](Self::table_key) makes a key of (not generic).
+    fn table_key_parts(self, sk: Option<KeyBuilder>) -> Result<KeyParts, KeyFormatError> {
         let pk_attr = self.tpl.attr();
         let pk = self.finish_as(KeyRole::Partition)?;
         let sk = match sk {
             Some(b) => Some((b.tpl.attr(), b.finish_as(KeyRole::Sort)?)),
             None => None,
         };
-        Ok(Key::__new(pk_attr, pk, sk))
+        Ok(KeyParts::new(pk_attr, pk, sk))
     }
 
     /// The key texts an item gets in an index: this partition key, and the

@@ -88,21 +88,43 @@ impl<E, K: KeyKind> Chain<E, K> {
     /// This chain with one more field written (a copy: a step can be
     /// extended more than once).
     fn with<T: ?Sized>(&self, write: WriteFn<T>, v: &T) -> Self {
-        let mut next = self.clone();
-        next.w = next.w.and_then(|mut w| {
-            write(&mut w, v)?;
-            Ok(w)
-        });
-        next
+        Chain {
+            index: self.index,
+            attr: self.attr,
+            w: write_next(&self.w, write, v),
+            _marker: PhantomData,
+        }
     }
 
     fn cond(
         &self,
         op: impl FnOnce(KeyWriter) -> Result<SortKeyOp, KeyFormatError>,
     ) -> CondResult<E, K> {
-        let op = op(self.w.clone()?)?.fit(super::limit::MAX_SORT_KEY_BYTES);
+        let op = finish_op(&self.w, op)?;
         Ok(SortKeyCondition::__new(self.index, self.attr, op))
     }
+}
+
+/// The writer of a chain with one more field written. Not generic over
+/// the entity (as `Chain` is only for its type), so one copy per field
+/// type serves every entity.
+fn write_next<T: ?Sized>(
+    w: &Result<KeyWriter, KeyFormatError>,
+    write: WriteFn<T>,
+    v: &T,
+) -> Result<KeyWriter, KeyFormatError> {
+    let mut w = w.clone()?;
+    write(&mut w, v)?;
+    Ok(w)
+}
+
+/// The comparison `op` makes of a chain's writer, fitted to the sort
+/// key's size limit (one copy per comparison, for every entity).
+fn finish_op(
+    w: &Result<KeyWriter, KeyFormatError>,
+    op: impl FnOnce(KeyWriter) -> Result<SortKeyOp, KeyFormatError>,
+) -> Result<SortKeyOp, KeyFormatError> {
+    Ok(op(w.clone()?)?.fit(super::limit::MAX_SORT_KEY_BYTES))
 }
 
 /// Conditions on the next field (of type `T`) of a sort key whose leading

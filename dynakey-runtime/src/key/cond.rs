@@ -140,9 +140,9 @@ impl SortKeyOp {
 
 /// A typed condition on the sort key of entity `E` under key kind `K`.
 pub struct SortKeyCondition<E, K: KeyKind> {
-    index: Option<&'static str>,
-    attr: &'static str,
-    op: SortKeyOp,
+    pub(crate) index: Option<&'static str>,
+    pub(crate) attr: &'static str,
+    pub(crate) op: SortKeyOp,
     _marker: PhantomData<fn() -> (E, K)>,
 }
 

@@ -80,9 +80,22 @@ pub struct Key<E> {
     _entity: PhantomData<fn() -> E>,
 }
 
-impl<E> Key<E> {
-    #[doc(hidden)]
-    pub fn __new(pk_attr: &'static str, pk: String, sk: Option<(&'static str, String)>) -> Self {
+/// The parts of a [`Key`], without its entity.
+pub(crate) struct KeyParts {
+    pub(crate) pk_attr: &'static str,
+    pub(crate) sk_attr: Option<&'static str>,
+    pub(crate) pk: String,
+    pub(crate) sk: Option<String>,
+}
+
+impl KeyParts {
+    /// The parts of a key with its sort key (attribute and text) when the
+    /// table has one.
+    pub(crate) fn new(
+        pk_attr: &'static str,
+        pk: String,
+        sk: Option<(&'static str, String)>,
+    ) -> Self {
         let (sk_attr, sk) = match sk {
             Some((a, v)) => (Some(a), Some(v)),
             None => (None, None),
@@ -92,6 +105,23 @@ impl<E> Key<E> {
             sk_attr,
             pk,
             sk,
+        }
+    }
+}
+
+impl<E> Key<E> {
+    #[doc(hidden)]
+    pub fn __new(pk_attr: &'static str, pk: String, sk: Option<(&'static str, String)>) -> Self {
+        Self::from_parts(KeyParts::new(pk_attr, pk, sk))
+    }
+
+    /// The key of these parts.
+    pub(crate) fn from_parts(p: KeyParts) -> Self {
+        Self {
+            pk_attr: p.pk_attr,
+            sk_attr: p.sk_attr,
+            pk: p.pk,
+            sk: p.sk,
             _entity: PhantomData,
         }
     }
@@ -185,18 +215,29 @@ impl<E> fmt::Debug for Key<E> {
 /// Built by the generated `E::pk(..)`, `E::gsi1_pk(..)`, …, and for a
 /// native index by its `E::<index>_pk(..)` from every partition attribute.
 pub struct PartitionKey<E, K: KeyKind = Table> {
-    index: Option<&'static str>,
-    value: PkValue,
+    pub(crate) index: Option<&'static str>,
+    pub(crate) value: PkValue,
     _marker: PhantomData<fn() -> (E, K)>,
 }
 
 /// The two forms of a partition key.
 #[derive(Clone, PartialEq)]
-enum PkValue {
+pub(crate) enum PkValue {
     /// One string attribute holding a template's text.
     Text { attr: &'static str, value: String },
     /// A native index's partition attributes with their values, in key order.
     Native(Vec<(&'static str, AttributeValue)>),
+}
+
+impl PkValue {
+    /// Every partition attribute with its value (not generic: one copy
+    /// serves every entity's reads).
+    pub(crate) fn values(&self) -> Vec<(&'static str, AttributeValue)> {
+        match self {
+            PkValue::Text { attr, value } => vec![(*attr, AttributeValue::S(value.clone()))],
+            PkValue::Native(v) => v.clone(),
+        }
+    }
 }
 
 impl<E, K: KeyKind> PartitionKey<E, K> {
@@ -262,10 +303,7 @@ impl<E, K: KeyKind> PartitionKey<E, K> {
     /// assert_eq!(pk.values(), [("pk", AttributeValue::S("USER#ann".into()))]);
     /// ```
     pub fn values(&self) -> Vec<(&'static str, AttributeValue)> {
-        match &self.value {
-            PkValue::Text { attr, value } => vec![(*attr, AttributeValue::S(value.clone()))],
-            PkValue::Native(v) => v.clone(),
-        }
+        self.value.values()
     }
 
     /// The same key seen as a key of another entity sharing the partition

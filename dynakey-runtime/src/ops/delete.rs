@@ -7,13 +7,15 @@ use aws_sdk_dynamodb::operation::delete_item::DeleteItemInput;
 use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 
 use super::{
-    build_err, decode_opt, into_future, render, traced_send, write_error, Action, Write, WriteOpts,
+    build_err, into_decoding, render, traced_send, write_error, Action, Decoding, Write, WriteOpts,
 };
 use crate::check::key_ref;
+use crate::codec::Item;
 use crate::db::Db;
-use crate::entity::Entity;
-use crate::error::Error;
+use crate::entity::{Entity, EntityMeta};
+use crate::error::{Error, ItemRef};
 use crate::explain::{Explain, WriteCost};
+use crate::expr::Condition;
 use crate::key::Key;
 
 /// A delete; `.await` it. Resolves to the deleted item when
@@ -139,27 +141,57 @@ impl<E: Entity> Delete<E> {
     }
 
     /// Sends the delete.
-    pub async fn send(self) -> Result<Option<E>, Error> {
+    pub fn send(self) -> Decoding<E> {
         if !E::META.unique.is_empty() {
             let (key, target) = (self.key.to_attributes(), key_ref(&self.key));
-            let old = crate::rules::unique::delete(&self.db, E::META, key, target, self.opts.cond)
-                .await?;
             let asked = self.opts.ret == Some(ReturnValue::AllOld);
-            return decode_opt(old.as_ref().filter(|_| asked));
+            return Decoding::new(Box::pin(delete_unique(
+                self.db,
+                E::META,
+                key,
+                target,
+                self.opts.cond,
+                asked,
+            )));
         }
-        let req = self.request()?;
-        traced_send!(
-            "DeleteItem",
-            &self.db,
-            E::META.type_name,
-            req,
-            |_span, out| decode_opt(out.attributes()),
-            write_error
-        )
+        match self.request() {
+            Ok(req) => Decoding::new(Box::pin(delete_item(self.db, E::META.type_name, req))),
+            Err(e) => Decoding::failed(e),
+        }
     }
 }
 
-into_future!(Delete<E>, Option<E>);
+/// Sends a delete of an entity with unique fields (with its guard items);
+/// the old item when it was `asked` for.
+async fn delete_unique(
+    db: Db,
+    meta: &'static EntityMeta,
+    key: Item,
+    target: ItemRef,
+    cond: Option<Condition>,
+    asked: bool,
+) -> Result<Option<Item>, Error> {
+    let old = crate::rules::unique::delete(&db, meta, key, target, cond).await?;
+    Ok(old.filter(|_| asked))
+}
+
+/// Sends a delete; the attributes it returns.
+async fn delete_item(
+    db: Db,
+    entity: &'static str,
+    req: DeleteItemInputBuilder,
+) -> Result<Option<Item>, Error> {
+    traced_send!(
+        "DeleteItem",
+        &db,
+        entity,
+        req,
+        |_span, out| Ok(out.attributes),
+        write_error
+    )
+}
+
+into_decoding!(Delete<E>);
 
 impl Db {
     /// Deletes the item at `key` (no error when it is absent, unless a

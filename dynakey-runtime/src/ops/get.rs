@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 use aws_sdk_dynamodb::operation::get_item::builders::GetItemInputBuilder;
 use aws_sdk_dynamodb::operation::get_item::{GetItemInput, GetItemOutput};
 
-use super::{build_err, decode_opt, into_future, non_empty, traced_send};
+use super::{build_err, into_decoding, non_empty, traced_send, Decoding};
 use crate::codec::Item;
 use crate::db::Db;
 use crate::entity::Entity;
@@ -113,9 +113,9 @@ impl<E: Entity> Get<E> {
     }
 
     /// Sends the get.
-    pub async fn send(self) -> Result<Option<E>, Error> {
-        let out = get_send(&self.db, E::META.type_name, self.request()).await?;
-        decode_opt(out.item())
+    pub fn send(self) -> Decoding<E> {
+        let req = self.request();
+        Decoding::new(Box::pin(get_item(self.db, E::META.type_name, req)))
     }
 
     /// Reads only the fields of the projection `P` (a
@@ -152,7 +152,7 @@ impl<E: Entity> Get<E> {
     }
 }
 
-into_future!(Get<E>, Option<E>);
+into_decoding!(Get<E>);
 
 /// A [`Get`] that reads only the fields of the projection `P`: made by
 /// [`Get::project`], sent by `.await` (or `.send()`).
@@ -235,6 +235,16 @@ fn get_request(db: &Db, key: Item, consistent: bool) -> GetItemInputBuilder {
 }
 
 /// Sends a GetItem request, traced (the typed `send` decodes the item).
+/// Sends a get and hands back the item, for any entity.
+async fn get_item(
+    db: Db,
+    entity: &'static str,
+    req: GetItemInputBuilder,
+) -> Result<Option<Item>, Error> {
+    let out = get_send(&db, entity, req).await?;
+    Ok(out.item.filter(|m| !m.is_empty()))
+}
+
 async fn get_send(
     db: &Db,
     entity: &'static str,

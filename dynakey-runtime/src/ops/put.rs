@@ -8,12 +8,12 @@ use aws_sdk_dynamodb::operation::put_item::PutItemInput;
 use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 
 use super::{
-    build_err, decode_opt, into_future, render, traced_send, write_error, Action, Write, WriteOpts,
+    build_err, into_decoding, render, traced_send, write_error, Action, Decoding, Write, WriteOpts,
 };
 use crate::check::{check_item, key_text, versioned};
 use crate::codec::Item;
 use crate::db::Db;
-use crate::entity::Entity;
+use crate::entity::{Entity, EntityMeta};
 use crate::error::{clone_built, Error};
 use crate::explain::{Explain, WriteCost};
 use crate::expr::Condition;
@@ -175,27 +175,50 @@ impl<E: Entity> Put<E> {
     }
 
     /// Sends the put.
-    pub async fn send(self) -> Result<Option<E>, Error> {
+    pub fn send(self) -> Decoding<E> {
         if !E::META.unique.is_empty() {
             let db = self.db.clone();
-            let (item, opts) = self.into_parts()?;
-            let old = unique::put(&db, E::META, item, opts.cond).await?;
-            let asked = opts.ret == Some(ReturnValue::AllOld);
-            return decode_opt(old.as_ref().filter(|_| asked));
+            return match self.into_parts() {
+                Ok((item, opts)) => Decoding::new(Box::pin(put_unique(db, E::META, item, opts))),
+                Err(e) => Decoding::failed(e),
+            };
         }
-        let (db, req) = self.request()?;
-        traced_send!(
-            "PutItem",
-            &db,
-            E::META.type_name,
-            req,
-            |_span, out| decode_opt(out.attributes()),
-            write_error
-        )
+        match self.request() {
+            Ok((db, req)) => Decoding::new(Box::pin(put_item(db, E::META.type_name, req))),
+            Err(e) => Decoding::failed(e),
+        }
     }
 }
 
-into_future!(Put<E>, Option<E>);
+/// Sends a put of an entity with unique fields (a transaction with its
+/// guard items); the old item when it was asked for.
+async fn put_unique(
+    db: Db,
+    meta: &'static EntityMeta,
+    item: Item,
+    opts: WriteOpts,
+) -> Result<Option<Item>, Error> {
+    let old = unique::put(&db, meta, item, opts.cond).await?;
+    Ok(old.filter(|_| opts.ret == Some(ReturnValue::AllOld)))
+}
+
+/// Sends a put; the attributes it returns.
+async fn put_item(
+    db: Db,
+    entity: &'static str,
+    req: PutItemInputBuilder,
+) -> Result<Option<Item>, Error> {
+    traced_send!(
+        "PutItem",
+        &db,
+        entity,
+        req,
+        |_span, out| Ok(out.attributes),
+        write_error
+    )
+}
+
+into_decoding!(Put<E>);
 
 impl Db {
     /// Writes `e` (replacing an item with the same key); see [`Put`].

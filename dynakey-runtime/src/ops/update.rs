@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::operation::update_item::UpdateItemInput;
 use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 
 use super::{
-    build_err, decode_opt, into_future, non_empty, render, traced_send, write_error, Action, Write,
+    build_err, into_decoding, non_empty, render, traced_send, write_error, Action, Decoding, Write,
     WriteOpts,
 };
 use crate::check::{check_update, key_ref_of};
@@ -20,7 +20,7 @@ use crate::explain::{Explain, WriteCost};
 use crate::expr::Update;
 use crate::key::Key;
 use crate::rules::unique;
-use crate::update::TypedUpdate;
+use crate::update::{TypedUpdate, UpdateParts};
 
 /// An update; `.await` it. Resolves to the item after (`return_new`) or
 /// before (`return_old`) the update when asked. Built by [`Db::update`]
@@ -127,9 +127,8 @@ impl<E: Entity> UpdateItem<E> {
 
     /// Sends the update; resolves to the whole item when
     /// [`UpdateItem::return_new`] or [`UpdateItem::return_old`] was asked.
-    pub async fn send(self) -> Result<Option<E>, Error> {
-        let attrs = self.erase().send().await?;
-        decode_opt(attrs.as_ref())
+    pub fn send(self) -> Decoding<E> {
+        Decoding::new(Box::pin(self.erase().send()))
     }
 
     /// The SDK input this update sends, without sending it.
@@ -191,7 +190,7 @@ impl<E: Entity> UpdateItem<E> {
     }
 }
 
-into_future!(UpdateItem<E>, Option<E>);
+into_decoding!(UpdateItem<E>);
 
 /// An [`UpdateItem`] without its entity type (see `UpdateItem::erase`).
 struct RawUpdate {
@@ -285,10 +284,16 @@ impl Db {
     /// inputs it sets; an update that sets only some inputs of a key does
     /// not compile (DYNA226). See [`UpdateItem`].
     pub fn update<U: TypedUpdate>(&self, update: U) -> UpdateItem<U::Entity> {
-        let (built, cond) = match update.into_parts() {
+        self.typed_update(update.into_parts())
+    }
+
+    /// [`Db::update`] once the update is built: generic over the entity
+    /// only, not over each builder state a program's updates reach.
+    fn typed_update<E: Entity>(&self, parts: Result<UpdateParts<E>, Error>) -> UpdateItem<E> {
+        let (built, cond) = match parts {
             Ok(parts) => {
                 let now = time::OffsetDateTime::now_utc();
-                let update = crate::rules::stamp_update(U::Entity::META, parts.update, now);
+                let update = crate::rules::stamp_update(E::META, parts.update, now);
                 (Ok((parts.key, update)), parts.condition)
             }
             Err(e) => (Err(e), None),

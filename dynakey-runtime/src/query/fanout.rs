@@ -264,13 +264,13 @@ impl<E: Entity, K: KeyKind, D: Decoder> FanOut<E, K, D> {
     /// What `all` and `send` read: the pager is built first, so the
     /// future owns everything it needs.
     fn read_all(&self) -> BoxFuture<'static, Result<Vec<D::Out>, Error>> {
-        let pager = (!self.queries.is_empty()).then(|| self.pager(false));
-        Box::pin(async move {
-            match pager {
-                None => Ok(Vec::new()),
-                Some(pager) => pager?.all().await,
-            }
-        })
+        if self.queries.is_empty() {
+            return Box::pin(std::future::ready(Ok(Vec::new())));
+        }
+        match self.pager(false) {
+            Ok(pager) => pager.all(),
+            Err(e) => Box::pin(std::future::ready(Err(e))),
+        }
     }
 
     /// One page in merged order, starting at `cursor` (`None` first; a

@@ -7,7 +7,7 @@
 use std::cmp::Ordering;
 
 use futures_core::Stream;
-use futures_util::future::try_join_all;
+use futures_util::future::{try_join_all, BoxFuture};
 
 use super::cursor::{decode_cursor, encode_cursor, Scope};
 use super::decode::Decoder;
@@ -99,15 +99,11 @@ impl<D: Decoder> Pager<D> {
         limit: Option<usize>,
         page_size: Option<u32>,
     ) -> Self {
-        let raw = RawPager {
-            db,
-            lanes,
-            order,
-            limit,
-            page_size,
-            concurrent: true,
-            returned: 0,
-        };
+        Self::from_raw(RawPager::new(db, lanes, order, limit, page_size), decoder)
+    }
+
+    /// The pager of `raw` decoding with `decoder`.
+    pub(crate) fn from_raw(raw: RawPager, decoder: D) -> Self {
         Self { raw, decoder }
     }
 
@@ -138,11 +134,13 @@ impl<D: Decoder> Pager<D> {
 
     /// Every item up to the limit. Lanes are read ahead concurrently, each
     /// up to the items the limit allows.
-    pub(crate) async fn all(self) -> Result<Vec<D::Out>, Error> {
+    pub(crate) fn all(self) -> BoxFuture<'static, Result<Vec<D::Out>, Error>> {
         let Pager { mut raw, decoder } = self;
-        let mut out = Vec::new();
-        raw.all(&mut into_vec(&decoder, &mut out)).await?;
-        Ok(out)
+        Box::pin(async move {
+            let mut out = Vec::new();
+            raw.all(&mut into_vec(&decoder, &mut out)).await?;
+            Ok(out)
+        })
     }
 
     /// The page starting at `cursor`: `page_size` items unless the read
@@ -178,6 +176,24 @@ impl<D: Decoder> Pager<D> {
 }
 
 impl RawPager {
+    pub(crate) fn new(
+        db: Db,
+        lanes: Vec<Lane>,
+        order: Order,
+        limit: Option<usize>,
+        page_size: Option<u32>,
+    ) -> Self {
+        RawPager {
+            db,
+            lanes,
+            order,
+            limit,
+            page_size,
+            concurrent: true,
+            returned: 0,
+        }
+    }
+
     /// Items still allowed by the limit.
     fn remaining(&self) -> Option<usize> {
         self.limit.map(|l| l.saturating_sub(self.returned))

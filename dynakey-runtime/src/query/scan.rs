@@ -288,8 +288,10 @@ impl<E: Entity, D: Decoder> Scan<E, D> {
     /// What `all` and `send` read: the pager is built first, so the
     /// future owns everything it needs.
     fn read_all(&self) -> BoxFuture<'static, Result<Vec<D::Out>, Error>> {
-        let pager = self.pager(false);
-        Box::pin(async move { pager?.all().await })
+        match self.pager(false) {
+            Ok(pager) => pager.all(),
+            Err(e) => Box::pin(std::future::ready(Err(e))),
+        }
     }
 
     /// One page, starting at `cursor` (`None` first).

@@ -117,11 +117,7 @@ impl<E, V> UpdateCore<E, V> {
     where
         E: crate::entity::Entity,
     {
-        if k.touched() {
-            let attr = k.template().attr();
-            let role = E::META.key_role(attr).unwrap_or(KeyRole::Any);
-            self.core.index_key(attr, k.finish_opt_as(role));
-        }
+        self.core.rekey(E::META, k);
     }
 
     /// The key, the update and the condition, or the first error met.
@@ -136,6 +132,16 @@ impl<E, V> UpdateCore<E, V> {
 }
 
 impl Core {
+    /// [`UpdateCore::rekey`] for the entity of `meta` (not generic: one
+    /// copy serves every entity).
+    fn rekey(&mut self, meta: &'static crate::entity::EntityMeta, k: crate::key::KeyBuilder) {
+        if k.touched() {
+            let attr = k.template().attr();
+            let role = meta.key_role(attr).unwrap_or(KeyRole::Any);
+            self.index_key(attr, k.finish_opt_as(role));
+        }
+    }
+
     fn patch(pk_attr: &'static str) -> Self {
         Core {
             upd: Update::new(),
