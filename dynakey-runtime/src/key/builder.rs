@@ -12,7 +12,7 @@ use super::form::{self, KeyForm};
 use super::formats::{KeyDecimal, KeyPadded, KeyReverse, KeySigned, KeyText};
 use super::limit::KeyRole;
 use super::template::KeyTemplate;
-use super::typed::{Key, KeyKind, KeyParts, PartitionKey};
+use super::typed::{Key, KeyKind, PartitionKey};
 use super::writer::KeyWriter;
 use crate::error::KeyFormatError;
 
@@ -229,18 +229,19 @@ impl KeyBuilder {
     /// The table key of one item: this partition key, and the sort key
     /// `sk` when the table has one.
     pub fn table_key<E>(self, sk: Option<KeyBuilder>) -> Result<Key<E>, KeyFormatError> {
-        self.table_key_parts(sk).map(Key::from_parts)
+        self.untyped_table_key(sk).map(Key::retype)
     }
 
-    /// What [`table_key`](Self::table_key) makes a key of (not generic).
-    fn table_key_parts(self, sk: Option<KeyBuilder>) -> Result<KeyParts, KeyFormatError> {
+    /// [`table_key`](Self::table_key) without the entity (not generic, so
+    /// one copy serves every entity).
+    fn untyped_table_key(self, sk: Option<KeyBuilder>) -> Result<Key<()>, KeyFormatError> {
         let pk_attr = self.tpl.attr();
         let pk = self.finish_as(KeyRole::Partition)?;
         let sk = match sk {
             Some(b) => Some((b.tpl.attr(), b.finish_as(KeyRole::Sort)?)),
             None => None,
         };
-        Ok(KeyParts::new(pk_attr, pk, sk))
+        Ok(Key::__new(pk_attr, pk, sk))
     }
 
     /// The key texts an item gets in an index: this partition key, and the

@@ -80,22 +80,9 @@ pub struct Key<E> {
     _entity: PhantomData<fn() -> E>,
 }
 
-/// The parts of a [`Key`], without its entity.
-pub(crate) struct KeyParts {
-    pub(crate) pk_attr: &'static str,
-    pub(crate) sk_attr: Option<&'static str>,
-    pub(crate) pk: String,
-    pub(crate) sk: Option<String>,
-}
-
-impl KeyParts {
-    /// The parts of a key with its sort key (attribute and text) when the
-    /// table has one.
-    pub(crate) fn new(
-        pk_attr: &'static str,
-        pk: String,
-        sk: Option<(&'static str, String)>,
-    ) -> Self {
+impl<E> Key<E> {
+    #[doc(hidden)]
+    pub fn __new(pk_attr: &'static str, pk: String, sk: Option<(&'static str, String)>) -> Self {
         let (sk_attr, sk) = match sk {
             Some((a, v)) => (Some(a), Some(v)),
             None => (None, None),
@@ -105,23 +92,6 @@ impl KeyParts {
             sk_attr,
             pk,
             sk,
-        }
-    }
-}
-
-impl<E> Key<E> {
-    #[doc(hidden)]
-    pub fn __new(pk_attr: &'static str, pk: String, sk: Option<(&'static str, String)>) -> Self {
-        Self::from_parts(KeyParts::new(pk_attr, pk, sk))
-    }
-
-    /// The key of these parts.
-    pub(crate) fn from_parts(p: KeyParts) -> Self {
-        Self {
-            pk_attr: p.pk_attr,
-            sk_attr: p.sk_attr,
-            pk: p.pk,
-            sk: p.sk,
             _entity: PhantomData,
         }
     }
@@ -155,6 +125,12 @@ impl<E> Key<E> {
     /// that need only the key's text: one copy of their code serves every
     /// entity.
     pub(crate) fn erase(self) -> Key<()> {
+        self.retype()
+    }
+
+    /// The same key as a key of `F` (for code that builds a key once, not
+    /// once per entity).
+    pub(crate) fn retype<F>(self) -> Key<F> {
         Key {
             pk_attr: self.pk_attr,
             sk_attr: self.sk_attr,

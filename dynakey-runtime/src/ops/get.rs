@@ -235,14 +235,14 @@ fn get_request(db: &Db, key: Item, consistent: bool) -> GetItemInputBuilder {
 }
 
 /// Sends a GetItem request, traced (the typed `send` decodes the item).
-/// Sends a get and hands back the item, for any entity.
+/// Sends a get and hands back the item, for any entity (an empty one is
+/// "none" when [`Decoding`] decodes it).
 async fn get_item(
     db: Db,
     entity: &'static str,
     req: GetItemInputBuilder,
 ) -> Result<Option<Item>, Error> {
-    let out = get_send(&db, entity, req).await?;
-    Ok(out.item.filter(|m| !m.is_empty()))
+    Ok(get_send(&db, entity, req).await?.item)
 }
 
 async fn get_send(
