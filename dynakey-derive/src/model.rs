@@ -51,6 +51,13 @@ pub struct Field {
     pub ty: Type,
     /// The type inside `Option`, or the type itself.
     pub inner: Type,
+    /// The spans of `ty` and `inner`, and `ty` as text without spaces (as
+    /// the schema snapshot records it), computed once: each costs the
+    /// derive a round trip to the compiler, and the generators use them for
+    /// every key and method that names the field.
+    pub ty_span: Span,
+    pub inner_span: Span,
+    pub ty_text: String,
     pub optional: bool,
     pub kind: TypeKind,
     pub role: FieldRole,
@@ -109,8 +116,7 @@ impl Field {
         }
     }
     /// The type as text without spaces, as the schema snapshot records it.
-    pub fn ty_text(&self) -> String {
-        let ty = &self.ty;
+    pub fn type_text(ty: &Type) -> String {
         quote::quote!(#ty).to_string().replace(' ', "")
     }
 }

@@ -61,6 +61,9 @@ pub fn fields(cx: &Ctxt, named: &syn::FieldsNamed) -> Vec<Field> {
                 .map(|r| r.as_str().to_owned())
                 .unwrap_or_else(|| name.text.clone()),
             name,
+            ty_span: f.ty.span(),
+            inner_span: inner.span(),
+            ty_text: Field::type_text(&f.ty),
             ty: f.ty.clone(),
             inner,
             optional,

@@ -103,6 +103,9 @@ pub fn synthetic(name: &str, span: proc_macro2::Span) -> Field {
     let unit: syn::Type = syn::parse_quote!(());
     Field {
         name: Name::synthetic(name),
+        ty_span: span,
+        inner_span: span,
+        ty_text: "()".to_owned(),
         ty: unit.clone(),
         inner: unit,
         optional: false,

@@ -48,7 +48,7 @@ fn stamp_type(cx: &Ctxt, f: &Field, s: Stamp) {
     let m = marker(s);
     let name = &f.name.text;
     if f.kind != TypeKind::DateTime {
-        let ty = f.ty_text();
+        let ty = f.ty_text.clone();
         cx.error(f.ty.span(), format!("DYNA113: #[dynamo({m})] on `{name}` takes a time::OffsetDateTime or Option<time::OffsetDateTime>, not `{ty}`\n  = help: declare `{name}: Option<time::OffsetDateTime>`: the runtime writes the time of the write, as RFC 3339 text"));
     } else if f.role != FieldRole::Plain {
         let r = super::unique::role_name(f.role);

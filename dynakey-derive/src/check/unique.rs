@@ -85,7 +85,7 @@ pub fn check_unique(cx: &Ctxt, e: &Entity) {
         }
         let ok_kind = one_text(&f.kind);
         if !ok_kind {
-            let ty = f.ty_text();
+            let ty = f.ty_text.clone();
             cx.error(f.ty.span(), format!("DYNA117: #[dynamo(unique)] on `{name}` of type `{ty}`, whose stored text is not one per value\n  = help: a unique field is a string, an integer, a uuid, a date, an instant or a bool (or an Option of one); keep a normalized string beside it and mark that unique"));
         } else if !matches!(f.role, FieldRole::Plain | FieldRole::OmitEmpty) {
             let r = role_name(f.role);

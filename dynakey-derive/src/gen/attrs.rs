@@ -5,14 +5,12 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{dk, private_path};
 use crate::model::Entity;
 
 /// The handles struct (for the user's module) and `attrs()` with the
 /// struct's impls (for the scoped block).
 pub fn attrs(e: &Entity) -> (TokenStream, TokenStream) {
-    let p = dk();
-    let full = private_path();
+    let full = super::outer_path(&e.ident);
     let ident = &e.ident;
     let vis = &e.vis;
     let name = format_ident!("{}Attrs", ident);
@@ -29,7 +27,7 @@ pub fn attrs(e: &Entity) -> (TokenStream, TokenStream) {
     });
     let inits = stored.iter().map(|f| {
         let (id, attr) = (&f.name.ident, &f.attr);
-        quote!(#id: #p::Field::new(#attr))
+        quote!(#id: __dk_Field::new(#attr))
     });
     let doc = format!("Typed handles on the attributes of `{ident}`, for conditions and filters: one field per stored field, of the same name, holding its attribute name (`{ident}::attrs().field.eq(..)`).");
     let outer = quote! {

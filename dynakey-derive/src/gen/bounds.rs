@@ -13,7 +13,6 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::dk;
 use super::update::Gen;
 use crate::render::{carets, placeholder};
 use crate::unraw::camel;
@@ -30,7 +29,6 @@ fn listed(names: &[String]) -> String {
 impl Gen<'_> {
     /// The traits the bounds name, and the `where` clause of `TypedUpdate`.
     pub fn bounds(&self) -> (TokenStream, TokenStream) {
-        let p = dk();
         let e = self.e;
         let ident = &e.ident;
         let mut traits = TokenStream::new();
@@ -74,7 +72,7 @@ impl Gen<'_> {
                 pub trait #tr {}
                 #[diagnostic::do_not_recommend]
                 #[automatically_derived]
-                impl<S: #p::KeyComplete<dyn #tr>> #tr for S {}
+                impl<S: __dk_KeyComplete<dyn #tr>> #tr for S {}
             });
             let states = k.open.iter().map(|&f| state(f));
             bounds.push(quote!((#(#states,)*): #tr));
@@ -105,7 +103,7 @@ impl Gen<'_> {
                 pub trait #tr<Mode> {}
                 #[diagnostic::do_not_recommend]
                 #[automatically_derived]
-                impl<S: #p::AllRequired<Mode, dyn #tr<Mode>>, Mode> #tr<Mode> for S {}
+                impl<S: __dk_AllRequired<Mode, dyn #tr<Mode>>, Mode> #tr<Mode> for S {}
             });
             // Tuples of at most 16 (the runtime's rule has impls up to 16).
             for chunk in required.chunks(16) {

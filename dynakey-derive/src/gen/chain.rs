@@ -12,8 +12,8 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
+use super::body;
 use super::keys::{form, kind_ty, of_index, param_as, tpl_name};
-use super::{body, dk};
 use crate::model::{Entity, Field, KeyModel, KeyRole, NativeIndex};
 use crate::types::TypeKind;
 
@@ -54,7 +54,6 @@ pub struct ChainCode {
 
 /// Every sort-key chain of the entity.
 pub fn chains(e: &Entity) -> ChainCode {
-    let p = dk();
     let ident = &e.ident;
     let vis = &e.vis;
     let step = step_struct(e);
@@ -81,13 +80,13 @@ pub fn chains(e: &Entity) -> ChainCode {
         });
         out.impls.extend(quote! {
             #[automatically_derived]
-            impl<const SORT_KEY: usize, const FIXED: usize, S: #p::Debug> #p::Debug for #step<SORT_KEY, FIXED, S> {
-                fn fmt(&self, f: &mut #p::Formatter<'_>) -> #p::FmtResult {
-                    #p::Debug::fmt(&self.0, f)
+            impl<const SORT_KEY: usize, const FIXED: usize, S: __dk_Debug> __dk_Debug for #step<SORT_KEY, FIXED, S> {
+                fn fmt(&self, f: &mut __dk_Formatter<'_>) -> __dk_FmtResult {
+                    __dk_Debug::fmt(&self.0, f)
                 }
             }
             #[automatically_derived]
-            impl<const SORT_KEY: usize, const FIXED: usize, S> #p::Deref for #step<SORT_KEY, FIXED, S> {
+            impl<const SORT_KEY: usize, const FIXED: usize, S> __dk_Deref for #step<SORT_KEY, FIXED, S> {
                 type Target = S;
                 fn deref(&self) -> &S {
                     &self.0
@@ -110,18 +109,17 @@ pub fn chains(e: &Entity) -> ChainCode {
 /// as the field's type takes it) and offers, through the runtime's
 /// `NativeSortNext`, the comparisons on it.
 fn native_chain(e: &Entity, ix: &NativeIndex, n: usize, step: &Ident, out: &mut ChainCode) {
-    let p = dk();
     let ident = &e.ident;
     let kind = super::native::kind_ty(ix);
     let step_ty = |d: usize| -> TokenStream {
         match (e.stub, ix.sk.get(d)) {
-            (true, Some(_)) => quote!(#step<#n, #d, #p::SortKeyStub<#ident, #kind>>),
-            (true, None) => quote!(#p::SortKeyStub<#ident, #kind>),
+            (true, Some(_)) => quote!(#step<#n, #d, __dk_SortKeyStub<#ident, #kind>>),
+            (true, None) => quote!(__dk_SortKeyStub<#ident, #kind>),
             (false, Some(&f)) => {
                 let ty = &e.fields[f].inner;
-                quote!(#step<#n, #d, #p::NativeSortNext<#ident, #kind, #ty>>)
+                quote!(#step<#n, #d, __dk_NativeSortNext<#ident, #kind, #ty>>)
             }
-            (false, None) => quote!(#p::NativeSortFull<#ident, #kind>),
+            (false, None) => quote!(__dk_NativeSortFull<#ident, #kind>),
         }
     };
     let v = crate::unraw::local("v");
@@ -151,10 +149,10 @@ fn native_chain(e: &Entity, ix: &NativeIndex, n: usize, step: &Ident, out: &mut 
     }
     let first = step_ty(0);
     let entry_body = if e.stub {
-        quote!({ #step(#p::SortKeyStub::new()) })
+        quote!({ #step(__dk_SortKeyStub::new()) })
     } else {
         let (index, list) = (&ix.name, super::native::attrs_name(ix, true));
-        quote!({ #step(#p::NativeSortNext::__of(<Self as #p::Entity>::META.discriminator, #index, #list)) })
+        quote!({ #step(__dk_NativeSortNext::__of(<Self as __dk_Entity>::META.discriminator, #index, #list)) })
     };
     let name = format_ident!("{}_sk", ix.snake);
     let names: Vec<&str> = ix
@@ -177,7 +175,6 @@ fn native_chain(e: &Entity, ix: &NativeIndex, n: usize, step: &Ident, out: &mut 
 
 /// The chain of sort key `k`, the `n`-th of the entity.
 fn chain(e: &Entity, k: &KeyModel, n: usize, step: &Ident, out: &mut ChainCode) {
-    let p = dk();
     let ident = &e.ident;
     let kind = kind_ty(k);
     let steps: Vec<(usize, crate::template::Format)> = k.placeholders().collect();
@@ -185,21 +182,21 @@ fn chain(e: &Entity, k: &KeyModel, n: usize, step: &Ident, out: &mut ChainCode) 
     let inner = |field: usize| -> TokenStream {
         let f = &e.fields[field];
         if e.stub {
-            quote!(#p::SortKeyStub<#ident, #kind>)
+            quote!(__dk_SortKeyStub<#ident, #kind>)
         } else if is_text(f) {
-            quote!(#p::SortKeyTextNext<#ident, #kind>)
+            quote!(__dk_SortKeyTextNext<#ident, #kind>)
         } else {
             let ty = &f.inner;
-            quote!(#p::SortKeyNext<#ident, #kind, #ty>)
+            quote!(__dk_SortKeyNext<#ident, #kind, #ty>)
         }
     };
     // The type after `d` fields are fixed.
     let step_ty = |d: usize| -> TokenStream {
         if d == len {
             if e.stub {
-                quote!(#p::SortKeyStub<#ident, #kind>)
+                quote!(__dk_SortKeyStub<#ident, #kind>)
             } else {
-                quote!(#p::SortKeyFull<#ident, #kind>)
+                quote!(__dk_SortKeyFull<#ident, #kind>)
             }
         } else {
             let s = inner(steps[d].0);
@@ -219,7 +216,7 @@ fn chain(e: &Entity, k: &KeyModel, n: usize, step: &Ident, out: &mut ChainCode) 
                     quote!(#step(self.0.__then_text(#a)))
                 }
                 Some(&(nf, _)) if is_text(&e.fields[nf]) => {
-                    quote!(#step(#p::SortKeyTextNext::__from(&self.0, #a)))
+                    quote!(#step(__dk_SortKeyTextNext::__from(&self.0, #a)))
                 }
                 Some(&(nf, nformat)) => {
                     let nfield = &e.fields[nf];
@@ -239,7 +236,7 @@ fn chain(e: &Entity, k: &KeyModel, n: usize, step: &Ident, out: &mut ChainCode) 
             let body = body(e.stub, || quote!(self.0.starts_with(#text)));
             quote! {
                 #[doc = #doc]
-                pub fn #name(&self, #text: impl #p::AsRef<str>) -> #p::CondResult<#ident, #kind> #body
+                pub fn #name(&self, #text: impl __dk_AsRef<str>) -> __dk_CondResult<#ident, #kind> #body
             }
         });
         out.impls.extend(quote! {
@@ -255,18 +252,18 @@ fn chain(e: &Entity, k: &KeyModel, n: usize, step: &Ident, out: &mut ChainCode) 
     let first = step_ty(0);
     let entry_body = if e.stub {
         match len {
-            0 => quote!({ #p::SortKeyStub::new() }),
-            _ => quote!({ #step(#p::SortKeyStub::new()) }),
+            0 => quote!({ __dk_SortKeyStub::new() }),
+            _ => quote!({ #step(__dk_SortKeyStub::new()) }),
         }
     } else {
         match steps.first() {
-            None => quote!({ #p::SortKeyFull::__of(#tpl) }),
+            None => quote!({ __dk_SortKeyFull::__of(#tpl) }),
             Some(&(f, _)) if is_text(&e.fields[f]) => {
-                quote!({ #step(#p::SortKeyTextNext::__of(#tpl)) })
+                quote!({ #step(__dk_SortKeyTextNext::__of(#tpl)) })
             }
             Some(&(f, format)) => {
                 let w = write_fn(&e.fields[f], format);
-                quote!({ #step(#p::SortKeyNext::__of(#tpl, #w)) })
+                quote!({ #step(__dk_SortKeyNext::__of(#tpl, #w)) })
             }
         }
     };

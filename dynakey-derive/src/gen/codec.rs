@@ -4,9 +4,7 @@
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
-use syn::spanned::Spanned;
 
-use super::dk;
 use super::keys::{builder, from_self, opt_builder};
 use crate::model::{DefaultValue, Entity, Field};
 use crate::unraw::local;
@@ -28,19 +26,18 @@ enum Source {
 /// What `to_item` hands the writer for stored field `f`, with the field
 /// type's span (a type without `Attr` gets its error at the field).
 fn encode(f: &Field) -> Source {
-    let p = dk();
     let id = &f.name.ident;
-    let sp = f.ty.span();
+    let sp = f.ty_span;
     if f.serde() {
         let name = &f.name.text;
-        return Source::Encoded(quote!(#p::serde_to_attr(&self.#id, #name)));
+        return Source::Encoded(quote!(__dk_serde_to_attr(&self.#id, #name)));
     }
     if f.ttl() {
-        let call = quote_spanned!(sp=> #p::Ttl::ttl_to_attr);
+        let call = quote_spanned!(sp=> __dk_Ttl::ttl_to_attr);
         return Source::Value(quote!(#call(&self.#id)));
     }
     if f.omit_empty() {
-        let call = quote_spanned!(sp=> #p::attr_unless_empty);
+        let call = quote_spanned!(sp=> __dk_attr_unless_empty);
         return Source::Value(quote!(#call(&self.#id)));
     }
     Source::Attr(quote_spanned!(sp=> &self.#id))
@@ -51,7 +48,6 @@ fn encode(f: &Field) -> Source {
 /// keeps the first error); the map comes from a per-type template of every
 /// attribute name, so no name is hashed per item.
 pub fn to_item(e: &Entity) -> TokenStream {
-    let p = dk();
     let mut sources: Vec<(String, Source)> =
         vec![(e.disc_attr.clone(), Source::Text(e.discriminator.clone()))];
     for k in std::iter::once(&e.pk).chain(e.sk.iter()) {
@@ -90,8 +86,8 @@ pub fn to_item(e: &Entity) -> TokenStream {
     }
     let n = names.len();
     quote! {
-        static __TEMPLATE: #p::OnceLock<#p::ItemTemplate> = #p::OnceLock::new();
-        let mut #w = #p::ItemWriter::<#n>::default();
+        static __TEMPLATE: __dk_OnceLock<__dk_ItemTemplate> = __dk_OnceLock::new();
+        let mut #w = __dk_ItemWriter::<#n>::default();
         #calls
         #w.finish(&__TEMPLATE, &[#(#names),*])
     }
@@ -106,11 +102,10 @@ pub fn item_key(e: &Entity) -> TokenStream {
 
 /// The value of field `f` read by the reader `r`.
 fn decode(f: &Field, r: &proc_macro2::Ident) -> TokenStream {
-    let p = dk();
     let attr = &f.attr;
-    let sp = f.ty.span();
+    let sp = f.ty_span;
     if f.skip() {
-        return quote_spanned!(sp=> #p::Default::default());
+        return quote_spanned!(sp=> __dk_Default::default());
     }
     let read = if f.serde() {
         quote_spanned!(sp=> #r.serde(#attr))
@@ -140,12 +135,11 @@ pub fn construct(fields: &[Field], r: &proc_macro2::Ident) -> TokenStream {
 /// The body of `from_item`: the discriminator checked, then each field
 /// read in order (the first error ends it).
 pub fn from_item(e: &Entity) -> TokenStream {
-    let p = dk();
     let r = local("r");
     let (attr, disc) = (&e.disc_attr, &e.discriminator);
     let value = construct(&e.fields, &r);
     quote! {
-        let #r = #p::ItemReader::new(__item, #attr, #disc)?;
-        #p::Ok(#value)
+        let #r = __dk_ItemReader::new(__item, #attr, #disc)?;
+        __dk_Ok(#value)
     }
 }

@@ -4,13 +4,12 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{body, dk, private_path, scoped};
+use super::{body, private_path, scoped};
 use crate::model::Entity;
 
 pub fn expand(e: &Entity) -> TokenStream {
-    let p = dk();
     let ident = &e.ident;
-    let mut outer = TokenStream::new();
+    let mut outer = super::private_alias(ident);
     let mut items = TokenStream::new();
     let mut inherent = super::keys::inherent(e);
     if !e.stub {
@@ -34,7 +33,7 @@ pub fn expand(e: &Entity) -> TokenStream {
 
     let meta = if e.stub {
         let name = ident.to_string();
-        quote!(const META: &'static #p::EntityMeta = &#p::EntityMeta::__stub(#name);)
+        quote!(const META: &'static __dk_EntityMeta = &__dk_EntityMeta::__stub(#name);)
     } else {
         super::meta::meta(e)
     };
@@ -46,7 +45,7 @@ pub fn expand(e: &Entity) -> TokenStream {
     let unversioned = e.fields.iter().all(|f| !f.version()).then(|| {
         quote! {
             #[automatically_derived]
-            impl #p::Unversioned for #ident {}
+            impl __dk_Unversioned for #ident {}
         }
     });
     items.extend(quote! {
@@ -56,11 +55,11 @@ pub fn expand(e: &Entity) -> TokenStream {
         }
         #unversioned
         #[automatically_derived]
-        impl #p::Entity for #ident {
+        impl __dk_Entity for #ident {
             #meta
-            fn to_item(&self) -> #p::Result<#p::Item, #p::EncodeError> #to_item
-            fn from_item(__item: &#p::Item) -> #p::Result<Self, #p::DecodeError> #from_item
-            fn item_key(&self) -> #p::KeyResult<#p::Key<Self>> #item_key
+            fn to_item(&self) -> __dk_Result<__dk_Item, __dk_EncodeError> #to_item
+            fn from_item(__item: &__dk_Item) -> __dk_Result<Self, __dk_DecodeError> #from_item
+            fn item_key(&self) -> __dk_KeyResult<__dk_Key<Self>> #item_key
             #validate
         }
     });
@@ -74,7 +73,6 @@ pub fn expand(e: &Entity) -> TokenStream {
 /// `fn validate` when a field or the entity has `#[dynamo(validate = ..)]`:
 /// one runtime call per validator.
 fn validate_fn(e: &Entity) -> TokenStream {
-    let p = dk();
     let entity = e.ident.to_string();
     let x = crate::unraw::local("x");
     let mut calls: Vec<TokenStream> = e
@@ -85,24 +83,24 @@ fn validate_fn(e: &Entity) -> TokenStream {
             let name = &f.name.text;
             Some(if f.optional {
                 quote! {
-                    if let #p::Some(#x) = &self.#id {
-                        #p::check_field(#entity, #name, #path(#x))?;
+                    if let __dk_Some(#x) = &self.#id {
+                        __dk_check_field(#entity, #name, #path(#x))?;
                     }
                 }
             } else {
-                quote!(#p::check_field(#entity, #name, #path(&self.#id))?;)
+                quote!(__dk_check_field(#entity, #name, #path(&self.#id))?;)
             })
         })
         .collect();
     if let Some(path) = &e.validate {
-        calls.push(quote!(#p::check_entity(#entity, #path(self))?;));
+        calls.push(quote!(__dk_check_entity(#entity, #path(self))?;));
     }
     if calls.is_empty() {
         return quote!();
     }
-    let body = body(e.stub, || quote!(#(#calls)* #p::Ok(())));
+    let body = body(e.stub, || quote!(#(#calls)* __dk_Ok(())));
     quote! {
-        fn validate(&self) -> #p::Result<(), #p::Error> #body
+        fn validate(&self) -> __dk_Result<(), __dk_Error> #body
     }
 }
 

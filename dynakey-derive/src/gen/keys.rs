@@ -4,9 +4,8 @@
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
-use syn::spanned::Spanned;
 
-use super::{body, dk};
+use super::body;
 use crate::model::{Entity, Field, KeyKind, KeyModel, KeyRole, Part};
 use crate::template::Format;
 use crate::types::TypeKind;
@@ -20,16 +19,15 @@ pub fn tpl_name(k: &KeyModel) -> Ident {
 /// The const describing template `k` to the runtime: its text, once as
 /// written and once split into parts at compile time by the runtime.
 pub fn tpl_def(e: &Entity, k: &KeyModel) -> TokenStream {
-    let p = dk();
     let name = tpl_name(k);
     let (disc, attr, text) = (&e.discriminator, &k.attr, &k.tpl.text);
     let n = k.len();
     let index = match &k.index {
-        Some(ix) => quote!(#p::Some(#ix)),
-        None => quote!(#p::None),
+        Some(ix) => quote!(__dk_Some(#ix)),
+        None => quote!(__dk_None),
     };
     quote! {
-        const #name: &#p::KeyTemplate = &#p::KeyTemplate::__derived(#disc, #attr, #index, #text, &#p::parts::<#n>(#text));
+        const #name: &__dk_KeyTemplate = &__dk_KeyTemplate::__derived(#disc, #attr, #index, #text, &__dk_parts::<#n>(#text));
     }
 }
 
@@ -52,20 +50,19 @@ pub fn method(f: &Field, format: Format) -> &'static str {
     }
 }
 
-/// The runtime form (`__dk::form::padded::<u32>()`) of a placeholder of
+/// The runtime form (`__dk_padded::<u32>()`, the runtime's `form::padded`) of a placeholder of
 /// `format` holding field `f`, or `None` for a plain string. Every write
 /// and read of the field goes through this one bounded call, spanned at the
 /// field's type: a type without the format's trait is one error there,
 /// however many places use the key (rustc reports identical errors once).
 pub fn form(f: &Field, format: Format) -> Option<TokenStream> {
-    let p = dk();
     let m = method(f, format);
     if m == "str" {
         return None;
     }
-    let m = format_ident!("{}", m);
+    let m = format_ident!("__dk_{}", m);
     let ty = &f.inner;
-    Some(quote_spanned!(ty.span()=> #p::form::#m::<#ty>()))
+    Some(quote_spanned!(f.inner_span=> #m::<#ty>()))
 }
 
 /// A key's value for one field, as the writer takes it.
@@ -110,12 +107,11 @@ pub fn builder(
     sparse: bool,
     val: &dyn Fn(usize, &Field) -> Val,
 ) -> TokenStream {
-    let p = dk();
     let tpl = tpl_name(k);
     let mut calls = TokenStream::new();
     for (i, format) in k.placeholders() {
         let f = &e.fields[i];
-        let sp = f.inner.span();
+        let sp = f.inner_span;
         // A string goes in as `str`; any other type through its form,
         // named once per use with the field type's span (see `form`).
         let (m, form) = match form(f, format) {
@@ -126,7 +122,7 @@ pub fn builder(
             Val::Opt(v) => {
                 let m = format_ident!("opt_{}", m);
                 if f.omit_empty() && sparse {
-                    quote_spanned!(sp=> .#m(#form #p::nonempty(#v)))
+                    quote_spanned!(sp=> .#m(#form __dk_nonempty(#v)))
                 } else {
                     quote_spanned!(sp=> .#m(#form #v))
                 }
@@ -134,7 +130,7 @@ pub fn builder(
             Val::Slot(v) => {
                 let m = format_ident!("slot_{}", m);
                 if f.omit_empty() && sparse {
-                    quote_spanned!(sp=> .#m(#form #p::nonempty_slot(#v)))
+                    quote_spanned!(sp=> .#m(#form __dk_nonempty_slot(#v)))
                 } else {
                     quote_spanned!(sp=> .#m(#form #v))
                 }
@@ -143,7 +139,7 @@ pub fn builder(
                 let m = format_ident!("{}", m);
                 let write = quote_spanned!(sp=> .#m(#form #v));
                 if f.omit_empty() && sparse {
-                    quote!(.absent_if(#p::Attr::is_empty_value(#v)) #write)
+                    quote!(.absent_if(__dk_Attr::is_empty_value(#v)) #write)
                 } else {
                     write
                 }
@@ -162,16 +158,15 @@ pub fn param(e: &Entity, i: usize) -> TokenStream {
 
 /// [`param`] under another name.
 pub fn param_as(e: &Entity, i: usize, id: &Ident) -> TokenStream {
-    let p = dk();
     let f = &e.fields[i];
     if e.stub {
         return quote!(_: impl ::core::marker::Sized);
     }
     if f.kind == TypeKind::String {
-        quote!(#id: impl #p::AsRef<str>)
+        quote!(#id: impl __dk_AsRef<str>)
     } else {
         let ty = &f.inner;
-        quote!(#id: impl #p::Borrow<#ty>)
+        quote!(#id: impl __dk_Borrow<#ty>)
     }
 }
 
@@ -207,20 +202,19 @@ pub fn of_index(k: &KeyModel) -> String {
 
 fn kind_ident(k: &KeyModel) -> Ident {
     let name = match (k.kind, k.partial) {
-        (KeyKind::Table, _) => "Table",
-        (KeyKind::Global, false) => "Global",
-        (KeyKind::Global, true) => "GlobalPartial",
-        (KeyKind::Local, false) => "Local",
-        (KeyKind::Local, true) => "LocalPartial",
+        (KeyKind::Table, _) => "__dk_Table",
+        (KeyKind::Global, false) => "__dk_Global",
+        (KeyKind::Global, true) => "__dk_GlobalPartial",
+        (KeyKind::Local, false) => "__dk_Local",
+        (KeyKind::Local, true) => "__dk_LocalPartial",
     };
     Ident::new(name, proc_macro2::Span::call_site())
 }
 
-/// The runtime's marker type of a key's kind (`__dk::Global`, …).
+/// The runtime's marker type of a key's kind (`__dk_Global`, …).
 pub fn kind_ty(k: &KeyModel) -> TokenStream {
-    let p = dk();
     let kind = kind_ident(k);
-    quote!(#p::#kind)
+    quote!(#kind)
 }
 
 /// The inherent functions of the keys: `pk(..)` and each index's
@@ -249,7 +243,6 @@ pub fn inherent(e: &Entity) -> TokenStream {
 
 /// The public partition-key function, e.g. `pk(org)` or `gsi1_pk(team)`.
 fn pk_fn(e: &Entity, k: &KeyModel) -> TokenStream {
-    let p = dk();
     let ident = &e.ident;
     let name = format_ident!("{}", k.fn_name);
     let fields = k.distinct_fields();
@@ -269,14 +262,13 @@ fn pk_fn(e: &Entity, k: &KeyModel) -> TokenStream {
     quote! {
         #[doc = #doc]
         #allow
-        pub fn #name(#(#params),*) -> #p::KeyResult<#p::PartitionKey<#ident, #kind>> #body
+        pub fn #name(#(#params),*) -> __dk_KeyResult<__dk_PartitionKey<#ident, #kind>> #body
     }
 }
 
 /// `key(..)`: the table key from the partition key's fields, then the sort
 /// key's that are not in it.
 fn key_fn(e: &Entity) -> TokenStream {
-    let p = dk();
     let ident = &e.ident;
     let fields = fields_of(std::iter::once(&e.pk).chain(e.sk.iter()));
     let params = fields.iter().map(|&i| param(e, i));
@@ -297,7 +289,7 @@ fn key_fn(e: &Entity) -> TokenStream {
     quote! {
         #[doc = #doc]
         #allow
-        pub fn key(#(#params),*) -> #p::KeyResult<#p::Key<#ident>> #body
+        pub fn key(#(#params),*) -> __dk_KeyResult<__dk_Key<#ident>> #body
     }
 }
 
@@ -307,13 +299,12 @@ pub fn opt_builder(
     k: Option<&KeyModel>,
     val: &dyn Fn(usize, &Field) -> Val,
 ) -> TokenStream {
-    let p = dk();
     match k {
         Some(k) => {
             let b = builder(e, k, false, val);
-            quote!(#p::Some(#b))
+            quote!(__dk_Some(#b))
         }
-        None => quote!(#p::None),
+        None => quote!(__dk_None),
     }
 }
 
@@ -326,7 +317,6 @@ fn index_key_fn(
     pk: &KeyModel,
     sk: Option<&KeyModel>,
 ) -> TokenStream {
-    let p = dk();
     let name = format_ident!("{}_key", snake);
     let fields = fields_of(std::iter::once(pk).chain(sk));
     let params = fields.iter().map(|&i| param(e, i));
@@ -340,14 +330,13 @@ fn index_key_fn(
     quote! {
         #[doc = #doc]
         #allow
-        pub fn #name(#(#params),*) -> #p::KeyResult<#p::IndexKeys> #body
+        pub fn #name(#(#params),*) -> __dk_KeyResult<__dk_IndexKeys> #body
     }
 }
 
 /// `parse_<key>(text)`: a stored key back into its fields, in template
 /// order.
 fn parse_fn(e: &Entity, k: &KeyModel) -> TokenStream {
-    let p = dk();
     let name = format_ident!("parse_{}", k.fn_name);
     let doc = format!(
         "Parses a stored `{}` key (`{}`) back into its fields, in template order.",
@@ -374,13 +363,13 @@ fn parse_fn(e: &Entity, k: &KeyModel) -> TokenStream {
     let tpl = tpl_name(k);
     let body = body(
         e.stub,
-        || quote!(#p::parse(#tpl, key, |#r| #p::Ok((#(#reads,)*)))),
+        || quote!(__dk_parse(#tpl, key, |#r| __dk_Ok((#(#reads,)*)))),
     );
     // `#[inline]`: a crate codegens only the parsers it calls (a plain
     // function of a library is compiled whether used or not).
     quote! {
         #[doc = #doc]
         #[inline]
-        pub fn #name(key: &str) -> #p::KeyResult<(#(#tys,)*)> #body
+        pub fn #name(key: &str) -> __dk_KeyResult<(#(#tys,)*)> #body
     }
 }

@@ -4,57 +4,51 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
-use syn::spanned::Spanned;
 
-use super::dk;
 use super::keys::tpl_name;
 use crate::model::{Entity, IndexModel, KeyKind, KeyModel, NativeIndex, Projection, Stamp};
 
 fn key_meta(e: &Entity, k: &KeyModel) -> TokenStream {
-    let p = dk();
     let tpl = tpl_name(k);
     let names = k
         .distinct_fields()
         .into_iter()
         .map(|i| &e.fields[i].name.text);
-    quote!(#p::KeyMeta::__of(#tpl, &[#(#names),*]))
+    quote!(__dk_KeyMeta::__of(#tpl, &[#(#names),*]))
 }
 
 fn projection(e: &Entity, projection: &Projection) -> TokenStream {
-    let p = dk();
     match projection {
-        Projection::All => quote!(#p::IndexProjection::All),
-        Projection::KeysOnly => quote!(#p::IndexProjection::KeysOnly),
+        Projection::All => quote!(__dk_IndexProjection::All),
+        Projection::KeysOnly => quote!(__dk_IndexProjection::KeysOnly),
         Projection::Include(fs) => {
             let attrs = fs.iter().map(|&i| &e.fields[i].attr);
-            quote!(#p::IndexProjection::Include(&[#(#attrs),*]))
+            quote!(__dk_IndexProjection::Include(&[#(#attrs),*]))
         }
     }
 }
 
 fn index_meta(e: &Entity, ix: &IndexModel) -> TokenStream {
-    let p = dk();
     let kind = match ix.kind {
-        KeyKind::Local => quote!(#p::IndexKind::Local),
-        _ => quote!(#p::IndexKind::Global),
+        KeyKind::Local => quote!(__dk_IndexKind::Local),
+        _ => quote!(__dk_IndexKind::Global),
     };
     let projection = projection(e, &ix.projection);
     let pk = key_meta(e, &ix.pk);
     let sk = match &ix.sk {
         Some(k) => {
             let m = key_meta(e, k);
-            quote!(#p::Some(#m))
+            quote!(__dk_Some(#m))
         }
-        None => quote!(#p::None),
+        None => quote!(__dk_None),
     };
     let sparse = ix.sparse;
-    quote!(#p::IndexMeta::__new(#kind, #pk, #sk, #sparse, #projection))
+    quote!(__dk_IndexMeta::__new(#kind, #pk, #sk, #sparse, #projection))
 }
 
 /// A native index: its attribute lists are the consts `gen::native`
 /// writes.
 fn native_meta(e: &Entity, n: &NativeIndex) -> TokenStream {
-    let p = dk();
     let (pk, sk) = (
         super::native::attrs_name(n, false),
         super::native::attrs_name(n, true),
@@ -62,21 +56,20 @@ fn native_meta(e: &Entity, n: &NativeIndex) -> TokenStream {
     let name = &n.name;
     let sparse = n.sparse(&e.fields);
     let projection = projection(e, &n.projection);
-    quote!(#p::IndexMeta::__native(#name, #pk, #sk, #sparse, #projection))
+    quote!(__dk_IndexMeta::__native(#name, #pk, #sk, #sparse, #projection))
 }
 
 /// `const META: &'static EntityMeta = ..;`
 pub fn meta(e: &Entity) -> TokenStream {
-    let p = dk();
     let type_name = e.ident.to_string();
     let (disc, disc_attr) = (&e.discriminator, &e.disc_attr);
     let pk = key_meta(e, &e.pk);
     let sk = match &e.sk {
         Some(k) => {
             let m = key_meta(e, k);
-            quote!(#p::Some(#m))
+            quote!(__dk_Some(#m))
         }
-        None => quote!(#p::None),
+        None => quote!(__dk_None),
     };
     let indexes = e
         .indexes
@@ -86,7 +79,7 @@ pub fn meta(e: &Entity) -> TokenStream {
     let fields = e.struct_fields().filter(|(_, f)| !f.skip()).map(|(_, f)| {
         // May be absent from a stored item (a set reads as empty).
         let optional = f.may_be_absent() || crate::types::is_set(&f.inner);
-        let (name, attr, ty, default) = (&f.name.text, &f.attr, f.ty_text(), f.default.is_some());
+        let (name, attr, ty, default) = (&f.name.text, &f.attr, &f.ty_text, f.default.is_some());
         // `FieldForm::Own`, `Ttl` or `Serde`.
         let own = f.form_word() == "own";
         let form = format_ident!("{}", crate::unraw::camel(f.form_word()));
@@ -94,14 +87,18 @@ pub fn meta(e: &Entity) -> TokenStream {
         // own type stores (its `Attr`), none for `ttl` and `serde`.
         let shape = if own && !crate::types::holds_no_names(&f.ty) {
             let fty = &f.ty;
-            quote_spanned!(fty.span()=> #p::Shape::of::<#fty>)
+            quote_spanned!(f.ty_span=> __dk_Shape::of::<#fty>)
         } else {
-            quote!(#p::String::new)
+            quote!(__dk_String::new)
         };
         if *name == *attr && !optional && !default && own {
-            quote!(#p::FieldMeta::__plain(#name, #ty, #shape))
+            if crate::types::holds_no_names(&f.ty) {
+                quote!(__dk_FieldMeta::__plain(#name, #ty))
+            } else {
+                quote!(__dk_FieldMeta::__shaped(#name, #ty, #shape))
+            }
         } else {
-            quote!(#p::FieldMeta::__new(#name, #attr, #optional, #ty, #default, #p::FieldForm::#form, #shape))
+            quote!(__dk_FieldMeta::__new(#name, #attr, #optional, #ty, #default, __dk_FieldForm::#form, #shape))
         }
     });
     let attr_of = |pred: &dyn Fn(&crate::model::Field) -> bool| {
@@ -145,7 +142,7 @@ pub fn meta(e: &Entity) -> TokenStream {
         with.extend(quote!(.__with_unique_scopes(&[#((#scoped, #scopes)),*])));
     }
     quote! {
-        const META: &'static #p::EntityMeta = &#p::EntityMeta::__new(
+        const META: &'static __dk_EntityMeta = &__dk_EntityMeta::__new(
             #type_name, #disc, #disc_attr, #pk, #sk, &[#(#indexes),*], &[#(#fields),*]
         ) #with;
     }

@@ -95,7 +95,7 @@ pub fn tokens(e: &Entity) -> TokenStream {
         t.push_str("\nfield");
         word(&mut t, &f.name.text);
         word(&mut t, &f.attr);
-        word(&mut t, &f.ty_text());
+        word(&mut t, &f.ty_text);
         let optional = f.may_be_absent() || crate::types::is_set(&f.inner);
         t.push_str(if optional { " optional" } else { " required" });
         t.push_str(if f.default.is_some() {

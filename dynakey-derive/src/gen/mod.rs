@@ -26,7 +26,7 @@ pub mod value;
 
 use std::cell::RefCell;
 
-use proc_macro2::{Ident, Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 
 thread_local! {
@@ -70,23 +70,41 @@ pub fn private_path() -> TokenStream {
     quote!(#krate::__private)
 }
 
-/// `__dk`, the alias of the runtime's private module in a [`scoped`]
-/// block. Short paths are much of what keeps the expansion small.
-pub fn dk() -> Ident {
-    Ident::new("__dk", Span::call_site())
+/// The alias of the runtime's private module that the items an entity
+/// puts in the user's module (its update builder, sort-key steps, attribute
+/// handles) name it by: `__dk_private_Task` (one word where the full path
+/// is four), imported by [`private_alias`].
+pub fn outer_path(entity: &syn::Ident) -> proc_macro2::Ident {
+    quote::format_ident!("__dk_private_{}", entity)
 }
 
-/// `const _: () = { use <private path> as __dk; items };`: impls and the
+/// `use <private path> as __dk_private_Task;`, beside the entity. Named
+/// after the entity, so two entities of one module do not import the same
+/// name, and prefixed, so it captures no name of the user's.
+pub fn private_alias(entity: &syn::Ident) -> TokenStream {
+    let full = private_path();
+    let alias = outer_path(entity);
+    quote! {
+        #[allow(unused_imports)]
+        #[doc(hidden)]
+        use #full as #alias;
+    }
+}
+
+/// `const _: () = { use <private path>::names::*; items };`: impls and the
 /// items only they use live in an anonymous block that adds no name to the
-/// user's module. `dead_code` is allowed there: not every entity calls
-/// every helper item.
+/// user's module. Inside it every runtime item is one word, `__dk_Some`,
+/// `__dk_IntoField` (the runtime's `__private::names`): short paths are
+/// much of what keeps the expansion small, and the `__dk_` prefix keeps
+/// the glob from capturing a user's name. `dead_code` is allowed there:
+/// not every entity calls every helper item.
 pub fn scoped(items: TokenStream) -> TokenStream {
     let full = private_path();
     quote! {
         #[allow(non_camel_case_types, non_snake_case, dead_code, clippy::all)]
         const _: () = {
             #[allow(unused_imports)]
-            use #full as __dk;
+            use #full::names::*;
             #items
         };
     }
@@ -96,8 +114,7 @@ pub fn scoped(items: TokenStream) -> TokenStream {
 /// failed (its call sites then add no error of their own).
 pub fn body(stub: bool, real: impl FnOnce() -> TokenStream) -> TokenStream {
     if stub {
-        let p = dk();
-        quote!({ #p::stub() })
+        quote!({ __dk_stub() })
     } else {
         let b = real();
         quote!({ #b })

@@ -7,10 +7,9 @@
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
-use syn::spanned::Spanned;
 
+use super::body;
 use super::keys::allow_args;
-use super::{body, dk};
 use crate::model::{Entity, NativeIndex};
 
 /// `__NPK_<INDEX>` / `__NSK_<INDEX>`: the attributes of a native key.
@@ -22,7 +21,6 @@ pub fn attrs_name(n: &NativeIndex, sort: bool) -> Ident {
 /// The consts listing each native key's attributes, each typed by its
 /// field type's `NativeKeyAttr` (an unmet bound is DYNA121 at the type).
 pub fn attrs_defs(e: &Entity) -> TokenStream {
-    let p = dk();
     let mut out = TokenStream::new();
     for n in &e.natives {
         for (sort, fields) in [(false, &n.pk), (true, &n.sk)] {
@@ -30,11 +28,11 @@ pub fn attrs_defs(e: &Entity) -> TokenStream {
             let attrs = fields.iter().map(|&i| {
                 let f = &e.fields[i];
                 let (attr, field, ty) = (&f.attr, &f.name.text, &f.inner);
-                let class = quote_spanned!(ty.span()=> <#ty as #p::NativeKeyAttr>::TYPE);
-                quote!(#p::NativeAttr::__new(#attr, #field, #class))
+                let class = quote_spanned!(f.inner_span=> <#ty as __dk_NativeKeyAttr>::TYPE);
+                quote!(__dk_NativeAttr::__new(#attr, #field, #class))
             });
             out.extend(quote! {
-                const #name: &[#p::NativeAttr] = &[#(#attrs),*];
+                const #name: &[__dk_NativeAttr] = &[#(#attrs),*];
             });
         }
     }
@@ -43,11 +41,10 @@ pub fn attrs_defs(e: &Entity) -> TokenStream {
 
 /// The runtime's marker of a native index's key kind.
 pub fn kind_ty(n: &NativeIndex) -> TokenStream {
-    let p = dk();
     if n.partial() {
-        quote!(#p::GlobalPartial)
+        quote!(__dk_GlobalPartial)
     } else {
-        quote!(#p::Global)
+        quote!(__dk_Global)
     }
 }
 
@@ -55,18 +52,17 @@ pub fn kind_ty(n: &NativeIndex) -> TokenStream {
 /// type as a native key attribute (`&str` for a `String`), or in a stub
 /// anything at all.
 pub fn param(e: &Entity, i: usize, id: &Ident) -> TokenStream {
-    let p = dk();
     if e.stub {
         return quote!(_: impl ::core::marker::Sized);
     }
-    let ty = &e.fields[i].inner;
-    quote_spanned!(ty.span()=> #id: impl #p::NativeArg<#ty>)
+    let f = &e.fields[i];
+    let ty = &f.inner;
+    quote_spanned!(f.inner_span=> #id: impl __dk_NativeArg<#ty>)
 }
 
 /// `E::<index>_pk(..)`: the partition of a native index, from every
 /// partition attribute in key order.
 pub fn pk_fns(e: &Entity) -> TokenStream {
-    let p = dk();
     let ident = &e.ident;
     let mut out = TokenStream::new();
     for n in &e.natives {
@@ -91,12 +87,12 @@ pub fn pk_fns(e: &Entity) -> TokenStream {
                 let ty = &e.fields[i].inner;
                 quote!(.value::<#ty, _>(&#id))
             });
-            quote!(#p::NativeKeyBuilder::<#ident>::new(<#ident as #p::Entity>::META.discriminator, #index, #list) #(#calls)* .partition())
+            quote!(__dk_NativeKeyBuilder::<#ident>::new(<#ident as __dk_Entity>::META.discriminator, #index, #list) #(#calls)* .partition())
         });
         out.extend(quote! {
             #[doc = #doc]
             #allow
-            pub fn #name(#(#params),*) -> #p::KeyResult<#p::PartitionKey<#ident, #kind>> #body
+            pub fn #name(#(#params),*) -> __dk_KeyResult<__dk_PartitionKey<#ident, #kind>> #body
         });
     }
     out

@@ -17,7 +17,6 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::dk;
 use super::update::Gen;
 use crate::model::{Entity, Field, KeyGroup, MaintainedKey};
 use crate::types::{self, TypeKind};
@@ -45,7 +44,6 @@ impl Gen<'_> {
     /// The state a setter of field `i` leaves it in: `Set` for a DYNA226
     /// input, `Mark<M, S>` for a field only an upsert must set.
     fn set_state(&self, i: usize) -> TokenStream {
-        let p = dk();
         let dyna226 = self
             .u
             .keys
@@ -54,16 +52,15 @@ impl Gen<'_> {
         match self.state_of(i) {
             Some(pos) if !dyna226 => {
                 let (m, s) = (&self.mode, &self.params[pos]);
-                quote!(#p::Mark<#m, #s>)
+                quote!(__dk_Mark<#m, #s>)
             }
-            _ => quote!(#p::Set),
+            _ => quote!(__dk_Set),
         }
     }
 
     /// The statements that set field `i` from `value`: the core encodes it
     /// (and a validator checks it); a key input is kept for the keys.
     fn set_stmts(&self, i: usize, value: &Ident) -> TokenStream {
-        let p = dk();
         let f = &self.e.fields[i];
         let (attr, name) = (&f.attr, &f.name.text);
         let v = local("v");
@@ -85,15 +82,15 @@ impl Gen<'_> {
             .flatten();
         match (&f.validate, slot) {
             (None, None) => quote!(#set;),
-            (None, Some(at)) => quote!(self.__c.vals.#at = #p::Some(#set);),
+            (None, Some(at)) => quote!(self.__c.vals.#at = __dk_Some(#set);),
             (Some(path), slot) => {
                 // A validator runs on the value set; a refusal is sent nowhere.
                 let check = if f.optional {
-                    quote!(if let #p::Some(x) = &#v { self.__c.check(#name, #path(x)); })
+                    quote!(if let __dk_Some(x) = &#v { self.__c.check(#name, #path(x)); })
                 } else {
                     quote!(self.__c.check(#name, #path(&#v));)
                 };
-                let store = slot.map(|at| quote!(self.__c.vals.#at = #p::Some(#v);));
+                let store = slot.map(|at| quote!(self.__c.vals.#at = __dk_Some(#v);));
                 quote!(let #v = #set; #check #store)
             }
         }
@@ -101,7 +98,6 @@ impl Gen<'_> {
 
     /// The builder's methods, and the DYNA227 traps of table-key fields.
     pub fn setters(&self) -> TokenStream {
-        let p = dk();
         let e = self.e;
         let b = &self.builder;
         let m = &self.mode;
@@ -130,7 +126,7 @@ impl Gen<'_> {
                 /// Only when the stored version is `version` (optimistic lock);
                 /// the update bumps it by one either way.
                 pub fn if_version(mut self, #version: #ty) -> Self {
-                    self.__c.condition(#p::Condition::attr(#attr).eq(#version));
+                    self.__c.condition(__dk_Condition::attr(#attr).eq(#version));
                     self
                 }
             });
@@ -138,7 +134,7 @@ impl Gen<'_> {
         let cond = local("cond");
         methods.extend(quote! {
             /// Adds a condition (joined with AND to any other).
-            pub fn condition(mut self, #cond: #p::Condition) -> Self {
+            pub fn condition(mut self, #cond: __dk_Condition) -> Self {
                 self.__c.condition(#cond);
                 self
             }
@@ -149,13 +145,13 @@ impl Gen<'_> {
         let retype = (!ps.is_empty()).then(|| {
             quote! {
                 fn __re<#(#rs),*>(self) -> #b<#m, #(#rs),*> {
-                    #b { __c: self.__c, __s: #p::PhantomData }
+                    #b { __c: self.__c, __s: __dk_PhantomData }
                 }
             }
         });
         quote! {
             #[automatically_derived]
-            impl<#m: #p::UpdateMode, #(#ps),*> #b #args {
+            impl<#m: __dk_UpdateMode, #(#ps),*> #b #args {
                 #retype
                 #methods
             }
@@ -165,14 +161,13 @@ impl Gen<'_> {
     /// `set_x`, and `remove_x`, `set_x_if_not_exists`, `increment_x`,
     /// `add_x`, `delete_x`, `append_x` where they apply.
     fn field_setters(&self, i: usize, f: &Field, value: &Ident) -> TokenStream {
-        let p = dk();
         let e = self.e;
         let (attr, ty, inner) = (&f.attr, &f.ty, &f.inner);
         let stub = e.stub;
         let value_ty = if stub {
             quote!(impl ::core::marker::Sized)
         } else {
-            quote!(impl #p::IntoField<#ty>)
+            quote!(impl __dk_IntoField<#ty>)
         };
         let mut out = TokenStream::new();
         let (ret, rebuilt) = self.to_state(i, self.set_state(i));
@@ -199,12 +194,12 @@ impl Gen<'_> {
         });
         let slot = self.u.slots.contains(&i);
         if f.optional {
-            let (ret, rebuilt) = self.to_state(i, quote!(#p::Removed));
+            let (ret, rebuilt) = self.to_state(i, quote!(__dk_Removed));
             let remove = f.name.with_prefix("remove_");
             let doc = format!("Removes `{}` (and every index key it feeds).", f.name.text);
             let store = slot.then(|| {
                 let at = self.val_index(i).expect("a slot");
-                quote!(self.__c.vals.#at = #p::Some(#p::None);)
+                quote!(self.__c.vals.#at = __dk_Some(__dk_None);)
             });
             let body = super::body(stub, || quote!(self.__c.remove(#attr); #store #rebuilt));
             out.extend(quote! {
@@ -289,13 +284,12 @@ impl Gen<'_> {
     /// The setter of a key group: every input of its keys at once, leaving
     /// each one's state `Mark<M, S>` (a patch keeps its type).
     fn group(&self, g: &KeyGroup) -> TokenStream {
-        let p = dk();
         let e = self.e;
         let name = group_setter(e, &self.u.keys, g);
         let params = g.fields.iter().map(|&i| {
             let f = &e.fields[i];
             let (id, ty) = (&f.name.ident, &f.ty);
-            quote!(#id: impl #p::IntoField<#ty>)
+            quote!(#id: impl __dk_IntoField<#ty>)
         });
         let stmts = g
             .fields
@@ -307,7 +301,7 @@ impl Gen<'_> {
             .filter_map(|&i| {
                 let pos = self.state_of(i)?;
                 let (m, s) = (&self.mode, &self.params[pos]);
-                Some((pos, quote!(#p::Mark<#m, #s>)))
+                Some((pos, quote!(__dk_Mark<#m, #s>)))
             })
             .collect();
         let ret = self.retyped(&states);
@@ -339,7 +333,7 @@ impl Gen<'_> {
     /// outside the scoped block, so rustc names them `EUpdate::set_x` (not
     /// `_::<impl ..>`), and spanned at the field, where the note points.
     pub fn traps(&self) -> TokenStream {
-        let full = super::private_path();
+        let full = super::outer_path(&self.e.ident);
         let e = self.e;
         let (b, m, ps, args) = (&self.builder, &self.mode, &self.params, self.args());
         let mut methods = TokenStream::new();

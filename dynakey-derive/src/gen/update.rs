@@ -16,8 +16,8 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
+use super::body;
 use super::keys::{allow_args, builder, from_params, param, Val};
-use super::{body, dk, private_path};
 use crate::model::{Entity, UpdateModel};
 use crate::types::TypeKind;
 use crate::unraw::local;
@@ -126,7 +126,7 @@ impl Gen<'_> {
     }
 
     fn strukt(&self) -> TokenStream {
-        let full = private_path();
+        let full = super::outer_path(&self.e.ident);
         let e = self.e;
         let ident = &e.ident;
         let vis = &e.vis;
@@ -162,7 +162,6 @@ impl Gen<'_> {
     }
 
     fn impls(&self) -> TokenStream {
-        let p = dk();
         let e = self.e;
         let ident = &e.ident;
         let b = &self.builder;
@@ -178,23 +177,23 @@ impl Gen<'_> {
         // struct's name, its body's left as they are (`self` keeps one
         // hygiene, for entities a user's macro declares).
         let header = crate::respan::respan(
-            quote!(#[automatically_derived] impl<#m: #p::UpdateMode, #(#ps: #p::State),*> #p::TypedUpdate for #b #args #bounds),
+            quote!(#[automatically_derived] impl<#m: __dk_UpdateMode, #(#ps: __dk_State),*> __dk_TypedUpdate for #b #args #bounds),
             ident.span(),
         );
         let mut braces = proc_macro2::Group::new(
             proc_macro2::Delimiter::Brace,
             quote! {
                 type Entity = #ident;
-                fn into_parts(self) -> #p::Result<#p::UpdateParts<#ident>, #p::Error> #parts
+                fn into_parts(self) -> __dk_Result<__dk_UpdateParts<#ident>, __dk_Error> #parts
             },
         );
         braces.set_span(ident.span());
         let typed = quote!(#header #braces);
         quote! {
             #[automatically_derived]
-            impl<#m, #(#ps),*> #p::Debug for #b #args {
-                fn fmt(&self, f: &mut #p::Formatter<'_>) -> #p::FmtResult {
-                    #p::Debug::fmt(&self.__c, f)
+            impl<#m, #(#ps),*> __dk_Debug for #b #args {
+                fn fmt(&self, f: &mut __dk_Formatter<'_>) -> __dk_FmtResult {
+                    __dk_Debug::fmt(&self.__c, f)
                 }
             }
             #traits
@@ -210,13 +209,12 @@ impl Gen<'_> {
     fn vals<'b>(&'b self, c: &'b Ident) -> impl Fn(usize, &crate::model::Field) -> Val + 'b {
         move |i, f| {
             let at = self.val_index(i).expect("key inputs are kept or slots");
-            let p = dk();
             if self.u.kept.contains(&i) {
                 Val::Ref(quote!(&#c.vals.#at))
             } else if f.optional {
-                Val::Slot(quote!(#p::slot_opt(&#c.vals.#at)))
+                Val::Slot(quote!(__dk_slot_opt(&#c.vals.#at)))
             } else {
-                Val::Slot(quote!(#p::slot(&#c.vals.#at)))
+                Val::Slot(quote!(__dk_slot(&#c.vals.#at)))
             }
         }
     }
@@ -242,7 +240,6 @@ impl Gen<'_> {
 
     /// `E::update(..)` and `E::upsert(..)`.
     fn ctors(&self) -> TokenStream {
-        let p = dk();
         let e = self.e;
         let ident = &e.ident;
         let b = &self.builder;
@@ -274,20 +271,20 @@ impl Gen<'_> {
             let f = &e.fields[i];
             let id = &f.name.ident;
             if f.kind == TypeKind::String {
-                quote!(#p::String::from(#id),)
+                quote!(__dk_String::from(#id),)
             } else {
                 quote!(::core::clone::Clone::clone(#id),)
             }
         });
-        let nones = self.u.slots.iter().map(|_| quote!(#p::None,));
+        let nones = self.u.slots.iter().map(|_| quote!(__dk_None,));
         let vals = quote!((#(#kept)* #(#nones)*));
         let pk_attr = &e.pk.attr;
         let key_args: Vec<&Ident> = key_args.collect();
         let update_body = body(e.stub, || {
             quote! {
                 #(#rebinds)*
-                let #c = #p::UpdateCore::patch(Self::key(#(#key_args),*), #vals, #pk_attr);
-                #b { __c: #c, __s: #p::PhantomData }
+                let #c = __dk_UpdateCore::patch(Self::key(#(#key_args),*), #vals, #pk_attr);
+                #b { __c: #c, __s: __dk_PhantomData }
             }
         });
         // What an upsert writes beyond the fields it is given: the
@@ -316,10 +313,10 @@ impl Gen<'_> {
             });
             quote! {
                 #(#rebinds)*
-                let mut #c = #p::UpdateCore::upsert(Self::key(#(#key_args),*), #vals, #disc_attr, #disc);
+                let mut #c = __dk_UpdateCore::upsert(Self::key(#(#key_args),*), #vals, #disc_attr, #disc);
                 #(#puts)*
                 #(#fixed)*
-                #b { __c: #c, __s: #p::PhantomData }
+                #b { __c: #c, __s: __dk_PhantomData }
             }
         });
         quote! {
@@ -328,7 +325,7 @@ impl Gen<'_> {
             pub fn update(#(#key_params),*) -> #b #update_body
             #[doc = #upsert_doc]
             #allow
-            pub fn upsert(#(#key_params),*) -> #b<#p::Upsert> #upsert_body
+            pub fn upsert(#(#key_params),*) -> #b<__dk_Upsert> #upsert_body
         }
     }
 }

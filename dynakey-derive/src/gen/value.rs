@@ -87,7 +87,7 @@ pub fn expand(v: &Value) -> TokenStream {
                 quote!(#put(&mut #item, #attr, &self.#id);)
             });
             let members = fields.iter().filter(|f| f.stored()).map(|f| {
-                let (ty, name, attr, text) = (&f.ty, &f.name.text, &f.attr, f.ty_text());
+                let (ty, name, attr, text) = (&f.ty, &f.name.text, &f.attr, f.ty_text.clone());
                 let optional = f.may_be_absent();
                 quote_spanned!(ty.span()=> __shape.member::<#ty>(#name, #attr, #text, #optional);)
             });

@@ -64,7 +64,14 @@ impl FieldMeta {
     /// A required field stored under its own name without a default: what
     /// the derive writes for most fields.
     #[doc(hidden)]
-    pub const fn __plain(name: &'static str, ty: &'static str, shape: fn() -> String) -> Self {
+    pub const fn __plain(name: &'static str, ty: &'static str) -> Self {
+        Self::__new(name, name, false, ty, false, FieldForm::Own, String::new)
+    }
+
+    /// [`__plain`](Self::__plain) of a type that stores names of its own
+    /// (a nested struct's), which `shape` lists.
+    #[doc(hidden)]
+    pub const fn __shaped(name: &'static str, ty: &'static str, shape: fn() -> String) -> Self {
         Self::__new(name, name, false, ty, false, FieldForm::Own, shape)
     }
 

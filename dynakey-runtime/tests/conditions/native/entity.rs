@@ -54,13 +54,13 @@ static INDEXES: [IndexMeta; 2] = [
 ];
 
 static FIELDS: [FieldMeta; 8] = [
-    FieldMeta::__plain("id", "u32", String::new),
-    FieldMeta::__plain("tenant", "String", String::new),
-    FieldMeta::__plain("shard", "i32", String::new),
-    FieldMeta::__plain("status", "String", String::new),
-    FieldMeta::__plain("score", "i64", String::new),
-    FieldMeta::__plain("bin", "Blob", String::new),
-    FieldMeta::__plain("at", "OffsetDateTime", String::new),
+    FieldMeta::__plain("id", "u32"),
+    FieldMeta::__plain("tenant", "String"),
+    FieldMeta::__plain("shard", "i32"),
+    FieldMeta::__plain("status", "String"),
+    FieldMeta::__plain("score", "i64"),
+    FieldMeta::__plain("bin", "Blob"),
+    FieldMeta::__plain("at", "OffsetDateTime"),
     FieldMeta::__new(
         "tag",
         "tag",
