@@ -36,7 +36,7 @@ pub use crate::key::{
     KeyWriter, Local, LocalPartial, PartFormat, PartitionKey, SortKeyCondition, SortKeyFull,
     SortKeyNext, SortKeyOp, SortKeyTextNext, Table, TemplatePart,
 };
-pub use crate::query::{same_field, Projection};
+pub use crate::query::{Projection, SameField};
 pub use crate::rules::{check_entity, check_field};
 
 pub use std::sync::OnceLock;
@@ -320,9 +320,9 @@ pub use crate::size::{item_size, value_size, MAX_ITEM_SIZE};
 pub use crate::error::Error;
 pub use crate::expr::{Condition, Update};
 pub use crate::update::{
-    AllRequired, Field, Fold, Folded, InputComplete, IntoField, KeyComplete, Mark, Nil, Patch, Rem,
-    Removed, RequiredSet, Set, Sets, State, TableKeyField, TypedUpdate, Unset, UpdateCore,
-    UpdateMode, UpdateParts, Upsert,
+    AllRequired, CheckedUpdate, CompleteUpdate, Field, Fold, Folded, InputComplete, IntoField,
+    KeyComplete, Mark, Nil, Patch, Rem, Removed, RequiredSet, Set, Sets, State, TableKeyField,
+    TypedUpdate, Unset, UpdateCore, UpdateMode, UpdateParts, UpdateTarget, Upsert,
 };
 
 /// `v` unless it is empty (`omit_empty`): an empty input leaves a sparse
@@ -489,35 +489,35 @@ mod tests {
 pub mod names {
     pub use super::{
         attr_unless_empty as __dk_attr_unless_empty, check_entity as __dk_check_entity,
-        check_field as __dk_check_field, form::decimal as __dk_decimal,
-        form::padded as __dk_padded, form::reverse as __dk_reverse, form::signed as __dk_signed,
-        form::text as __dk_text, nonempty as __dk_nonempty, nonempty_slot as __dk_nonempty_slot,
-        parse as __dk_parse, parts as __dk_parts, serde_to_attr as __dk_serde_to_attr,
-        slot as __dk_slot, slot_opt as __dk_slot_opt, stub as __dk_stub,
-        AllRequired as __dk_AllRequired, AsRef as __dk_AsRef, Attr as __dk_Attr,
-        Borrow as __dk_Borrow, CondResult as __dk_CondResult, Condition as __dk_Condition,
-        Debug as __dk_Debug, DecodeError as __dk_DecodeError, Default as __dk_Default,
-        Deref as __dk_Deref, EncodeError as __dk_EncodeError, Entity as __dk_Entity,
-        EntityMeta as __dk_EntityMeta, Error as __dk_Error, Field as __dk_Field,
-        FieldForm as __dk_FieldForm, FieldMeta as __dk_FieldMeta, FmtResult as __dk_FmtResult,
-        Formatter as __dk_Formatter, Global as __dk_Global, GlobalPartial as __dk_GlobalPartial,
-        IndexKeys as __dk_IndexKeys, IndexKind as __dk_IndexKind, IndexMeta as __dk_IndexMeta,
+        check_field as __dk_check_field, nonempty as __dk_nonempty,
+        nonempty_slot as __dk_nonempty_slot, parse as __dk_parse, parts as __dk_parts,
+        serde_to_attr as __dk_serde_to_attr, slot as __dk_slot, slot_opt as __dk_slot_opt,
+        stub as __dk_stub, AllRequired as __dk_AllRequired, AsRef as __dk_AsRef, Attr as __dk_Attr,
+        Borrow as __dk_Borrow, CompleteUpdate as __dk_CompleteUpdate,
+        CondResult as __dk_CondResult, Condition as __dk_Condition, Debug as __dk_Debug,
+        DecodeError as __dk_DecodeError, Default as __dk_Default, Deref as __dk_Deref,
+        EncodeError as __dk_EncodeError, Entity as __dk_Entity, EntityMeta as __dk_EntityMeta,
+        Error as __dk_Error, Field as __dk_Field, FieldForm as __dk_FieldForm,
+        FieldMeta as __dk_FieldMeta, FmtResult as __dk_FmtResult, Formatter as __dk_Formatter,
+        Global as __dk_Global, GlobalPartial as __dk_GlobalPartial, IndexKeys as __dk_IndexKeys,
+        IndexKind as __dk_IndexKind, IndexMeta as __dk_IndexMeta,
         IndexProjection as __dk_IndexProjection, IntoField as __dk_IntoField, Item as __dk_Item,
         ItemReader as __dk_ItemReader, ItemTemplate as __dk_ItemTemplate,
         ItemWriter as __dk_ItemWriter, Key as __dk_Key, KeyComplete as __dk_KeyComplete,
-        KeyMeta as __dk_KeyMeta, KeyResult as __dk_KeyResult, KeyTemplate as __dk_KeyTemplate,
-        Local as __dk_Local, LocalPartial as __dk_LocalPartial, Mark as __dk_Mark,
-        NativeArg as __dk_NativeArg, NativeAttr as __dk_NativeAttr,
-        NativeKeyAttr as __dk_NativeKeyAttr, NativeKeyBuilder as __dk_NativeKeyBuilder,
-        NativeSortFull as __dk_NativeSortFull, NativeSortNext as __dk_NativeSortNext,
-        None as __dk_None, Ok as __dk_Ok, OnceLock as __dk_OnceLock,
-        PartitionKey as __dk_PartitionKey, PhantomData as __dk_PhantomData,
-        Removed as __dk_Removed, Result as __dk_Result, Set as __dk_Set, Shape as __dk_Shape,
-        Some as __dk_Some, SortKeyFull as __dk_SortKeyFull, SortKeyNext as __dk_SortKeyNext,
-        SortKeyStub as __dk_SortKeyStub, SortKeyTextNext as __dk_SortKeyTextNext,
-        State as __dk_State, String as __dk_String, Table as __dk_Table, Ttl as __dk_Ttl,
-        TypedUpdate as __dk_TypedUpdate, Unversioned as __dk_Unversioned,
+        KeyDecimal as __dk_KeyDecimal, KeyMeta as __dk_KeyMeta, KeyPadded as __dk_KeyPadded,
+        KeyResult as __dk_KeyResult, KeyReverse as __dk_KeyReverse, KeySigned as __dk_KeySigned,
+        KeyTemplate as __dk_KeyTemplate, KeyText as __dk_KeyText, Local as __dk_Local,
+        LocalPartial as __dk_LocalPartial, Mark as __dk_Mark, NativeArg as __dk_NativeArg,
+        NativeAttr as __dk_NativeAttr, NativeKeyAttr as __dk_NativeKeyAttr,
+        NativeKeyBuilder as __dk_NativeKeyBuilder, NativeSortFull as __dk_NativeSortFull,
+        NativeSortNext as __dk_NativeSortNext, None as __dk_None, Ok as __dk_Ok,
+        OnceLock as __dk_OnceLock, PartitionKey as __dk_PartitionKey,
+        PhantomData as __dk_PhantomData, Removed as __dk_Removed, Result as __dk_Result,
+        Set as __dk_Set, Shape as __dk_Shape, Some as __dk_Some, SortKeyFull as __dk_SortKeyFull,
+        SortKeyNext as __dk_SortKeyNext, SortKeyStub as __dk_SortKeyStub,
+        SortKeyTextNext as __dk_SortKeyTextNext, State as __dk_State, String as __dk_String,
+        Table as __dk_Table, Ttl as __dk_Ttl, Unversioned as __dk_Unversioned,
         UpdateCore as __dk_UpdateCore, UpdateMode as __dk_UpdateMode,
-        UpdateParts as __dk_UpdateParts, Upsert as __dk_Upsert,
+        UpdateParts as __dk_UpdateParts, UpdateTarget as __dk_UpdateTarget, Upsert as __dk_Upsert,
     };
 }

@@ -107,7 +107,8 @@ pub use key::{
 };
 pub use ops::{BoxFuture, Decoding, Delete, Get, GetProjected, Put, UpdateItem};
 pub use query::{
-    AnyOf, ConsistentRead, Decoder, FanOut, Hydrated, KeysOnly, Page, Query, ReadFrom, Scan, Typed,
+    AnyOf, ConsistentRead, Decoder, FanOut, Hydrated, KeysOnly, Page, Query, ReadFrom,
+    ReadsThrough, Scan, Typed,
 };
 pub use retry::RetryPolicy;
 pub use size::{item_size, MAX_ITEM_SIZE};
@@ -116,4 +117,6 @@ pub use transact::{
     TransactGet, TransactGetOutcome, TransactGetOutput, TransactWrite, MAX_ACTIONS,
 };
 pub use union::EntityUnion;
-pub use update::{Field, IntoField, TypedUpdate, UpdateParts};
+pub use update::{
+    CheckedUpdate, CompleteUpdate, Field, IntoField, TypedUpdate, UpdateParts, UpdateTarget,
+};

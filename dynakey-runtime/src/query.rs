@@ -34,11 +34,11 @@ use futures_util::future::BoxFuture;
 use futures_util::TryStreamExt;
 
 pub use crate::cursor_key::{CursorKey, ShortCursorKey, MIN_CURSOR_KEY_BYTES};
-pub use decode::{AnyOf, Decoder, KeysOnly, ReadFrom, Typed};
+pub use decode::{AnyOf, Decoder, KeysOnly, ReadFrom, ReadsThrough, Typed};
 pub use fanout::FanOut;
 pub use hydrate::Hydrated;
 pub use page::Page;
-pub use project::{same_field, Projected, Projection, SameField};
+pub use project::{Projected, Projection, SameField};
 pub use scan::Scan;
 
 use crate::db::Db;

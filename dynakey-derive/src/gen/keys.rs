@@ -50,7 +50,7 @@ pub fn method(f: &Field, format: Format) -> &'static str {
     }
 }
 
-/// The runtime form (`__dk_padded::<u32>()`, the runtime's `form::padded`) of a placeholder of
+/// The runtime form (`<u32 as __dk_KeyPadded>::padded_form()`) of a placeholder of
 /// `format` holding field `f`, or `None` for a plain string. Every write
 /// and read of the field goes through this one bounded call, spanned at the
 /// field's type: a type without the format's trait is one error there,
@@ -60,9 +60,10 @@ pub fn form(f: &Field, format: Format) -> Option<TokenStream> {
     if m == "str" {
         return None;
     }
-    let m = format_ident!("__dk_{}", m);
+    let tr = format_ident!("__dk_Key{}{}", m[..1].to_uppercase(), &m[1..]);
+    let m = format_ident!("{}_form", m);
     let ty = &f.inner;
-    Some(quote_spanned!(f.inner_span=> #m::<#ty>()))
+    Some(quote_spanned!(f.inner_span=> <#ty as #tr>::#m()))
 }
 
 /// A key's value for one field, as the writer takes it.
@@ -200,7 +201,8 @@ pub fn of_index(k: &KeyModel) -> String {
         .unwrap_or_default()
 }
 
-fn kind_ident(k: &KeyModel) -> Ident {
+/// The runtime's marker type of a key's kind (`__dk_Global`, …).
+pub fn kind_ty(k: &KeyModel) -> Ident {
     let name = match (k.kind, k.partial) {
         (KeyKind::Table, _) => "__dk_Table",
         (KeyKind::Global, false) => "__dk_Global",
@@ -209,12 +211,6 @@ fn kind_ident(k: &KeyModel) -> Ident {
         (KeyKind::Local, true) => "__dk_LocalPartial",
     };
     Ident::new(name, proc_macro2::Span::call_site())
-}
-
-/// The runtime's marker type of a key's kind (`__dk_Global`, …).
-pub fn kind_ty(k: &KeyModel) -> TokenStream {
-    let kind = kind_ident(k);
-    quote!(#kind)
 }
 
 /// The inherent functions of the keys: `pk(..)` and each index's

@@ -85,17 +85,18 @@ pub fn meta(e: &Entity) -> TokenStream {
         let form = format_ident!("{}", crate::unraw::camel(f.form_word()));
         // What the snapshot records below the field's line: the names its
         // own type stores (its `Attr`), none for `ttl` and `serde`.
-        let shape = if own && !crate::types::holds_no_names(&f.ty) {
+        let shaped = own && !crate::types::holds_no_names(&f.ty);
+        let shape = if shaped {
             let fty = &f.ty;
             quote_spanned!(f.ty_span=> __dk_Shape::of::<#fty>)
         } else {
             quote!(__dk_String::new)
         };
         if *name == *attr && !optional && !default && own {
-            if crate::types::holds_no_names(&f.ty) {
-                quote!(__dk_FieldMeta::__plain(#name, #ty))
-            } else {
+            if shaped {
                 quote!(__dk_FieldMeta::__shaped(#name, #ty, #shape))
+            } else {
+                quote!(__dk_FieldMeta::__plain(#name, #ty))
             }
         } else {
             quote!(__dk_FieldMeta::__new(#name, #attr, #optional, #ty, #default, __dk_FieldForm::#form, #shape))

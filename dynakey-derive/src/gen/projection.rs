@@ -13,9 +13,11 @@ pub fn expand(m: &ProjectionModel) -> TokenStream {
     let p = private_path();
     let ident = &m.ident;
     let of = &m.of;
-    // At the field's type, so DYNA119 points at it.
+    // At the field's type, so DYNA119 points at it; a trait method call,
+    // not a generic function's bound, so rustc adds no note of where the
+    // bound was declared.
     let attrs = m.fields.iter().map(|(id, inner, _)| {
-        quote_spanned!(inner.span()=> #p::same_field::<#inner, _>(&<#of>::attrs().#id))
+        quote_spanned!(inner.span()=> <#inner as #p::SameField<_>>::attr(&<#of>::attrs().#id))
     });
     let decode = m.fields.iter().map(|(id, _, ty)| {
         quote!(#id: #p::decode_field::<#ty>(__item, <#of>::attrs().#id.name(), &__path)?)

@@ -177,19 +177,22 @@ impl Gen<'_> {
         // struct's name, its body's left as they are (`self` keeps one
         // hygiene, for entities a user's macro declares).
         let header = crate::respan::respan(
-            quote!(#[automatically_derived] impl<#m: __dk_UpdateMode, #(#ps: __dk_State),*> __dk_TypedUpdate for #b #args #bounds),
+            quote!(#[automatically_derived] impl<#m: __dk_UpdateMode, #(#ps: __dk_State),*> __dk_CompleteUpdate for #b #args #bounds),
             ident.span(),
         );
         let mut braces = proc_macro2::Group::new(
             proc_macro2::Delimiter::Brace,
             quote! {
-                type Entity = #ident;
-                fn into_parts(self) -> __dk_Result<__dk_UpdateParts<#ident>, __dk_Error> #parts
+                fn parts(self) -> __dk_Result<__dk_UpdateParts<#ident>, __dk_Error> #parts
             },
         );
         braces.set_span(ident.span());
         let typed = quote!(#header #braces);
         quote! {
+            #[automatically_derived]
+            impl<#m, #(#ps),*> __dk_UpdateTarget for #b #args {
+                type Entity = #ident;
+            }
             #[automatically_derived]
             impl<#m, #(#ps),*> __dk_Debug for #b #args {
                 fn fmt(&self, f: &mut __dk_Formatter<'_>) -> __dk_FmtResult {

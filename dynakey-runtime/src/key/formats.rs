@@ -73,6 +73,14 @@ pub trait KeyText: Sized {
     fn write_text(&self, out: &mut String) -> Result<(), KeyPartError>;
     /// Reads the text form back.
     fn parse_text(s: &str) -> Result<Self, KeyPartError>;
+    /// The [`KeyForm`](super::form::KeyForm) of this format, what derived
+    /// code names: a call through the trait, so that a type without it is
+    /// one error with no note of where a bound was declared.
+    #[doc(hidden)]
+    #[inline]
+    fn text_form() -> super::form::KeyForm<Self> {
+        super::form::text::<Self>()
+    }
 }
 
 /// Integers under `d<w>`: zero-padded to `w` digits, never negative.
@@ -94,6 +102,14 @@ pub trait KeyPadded: Sized {
     fn write_padded(&self, width: u32, out: &mut String) -> Result<(), KeyPartError>;
     /// Reads `width` digits back.
     fn parse_padded(s: &str, width: u32) -> Result<Self, KeyPartError>;
+    /// The [`KeyForm`](super::form::KeyForm) of this format, what derived
+    /// code names: a call through the trait, so that a type without it is
+    /// one error with no note of where a bound was declared.
+    #[doc(hidden)]
+    #[inline]
+    fn padded_form() -> super::form::KeyForm<Self> {
+        super::form::padded::<Self>()
+    }
 }
 
 /// Integers under `n<w>`: a sign character and `w` digits, ordered by value.
@@ -114,6 +130,14 @@ pub trait KeySigned: Sized {
     fn write_signed(&self, width: u32, out: &mut String) -> Result<(), KeyPartError>;
     /// Reads them back.
     fn parse_signed(s: &str, width: u32) -> Result<Self, KeyPartError>;
+    /// The [`KeyForm`](super::form::KeyForm) of this format, what derived
+    /// code names: a call through the trait, so that a type without it is
+    /// one error with no note of where a bound was declared.
+    #[doc(hidden)]
+    #[inline]
+    fn signed_form() -> super::form::KeyForm<Self> {
+        super::form::signed::<Self>()
+    }
 }
 
 /// Decimals under `n<w>.<p>`: `w` integer digits and `p` decimal places,
@@ -136,6 +160,14 @@ pub trait KeyDecimal: Sized {
     fn write_decimal(&self, width: u32, places: u32, out: &mut String) -> Result<(), KeyPartError>;
     /// Reads them back.
     fn parse_decimal(s: &str, width: u32, places: u32) -> Result<Self, KeyPartError>;
+    /// The [`KeyForm`](super::form::KeyForm) of this format, what derived
+    /// code names: a call through the trait, so that a type without it is
+    /// one error with no note of where a bound was declared.
+    #[doc(hidden)]
+    #[inline]
+    fn decimal_form() -> super::form::KeyForm<Self> {
+        super::form::decimal::<Self>()
+    }
 }
 
 /// Instants under `rev`: `9999999999999 − epoch milliseconds`, 13 digits, so
@@ -158,6 +190,14 @@ pub trait KeyReverse: Sized {
     fn write_reverse(&self, out: &mut String) -> Result<(), KeyPartError>;
     /// Reads them back.
     fn parse_reverse(s: &str) -> Result<Self, KeyPartError>;
+    /// The [`KeyForm`](super::form::KeyForm) of this format, what derived
+    /// code names: a call through the trait, so that a type without it is
+    /// one error with no note of where a bound was declared.
+    #[doc(hidden)]
+    #[inline]
+    fn reverse_form() -> super::form::KeyForm<Self> {
+        super::form::reverse::<Self>()
+    }
 }
 
 const REV_MAX: i128 = 9_999_999_999_999;

@@ -233,7 +233,41 @@ impl<U: EntityUnion> Decoder for AnyOf<U> {
 /// A decoder that can read items through keys of kind `K`: any decoder
 /// through keys of whole items, only [`KeysOnly`] through a partial index
 /// (DYNA402, see [`WholeItems`]).
+///
+/// Implemented through [`ReadsThrough`], for every decoder: a read asks for
+/// `ReadFrom`, whose one impl is a blanket, so that rustc does not list the
+/// decoders under DYNA402 as if the user had meant another one.
 pub trait ReadFrom<K: KeyKind>: Decoder {}
-impl<E: Entity, K: KeyKind> ReadFrom<K> for KeysOnly<E> {}
-impl<E: Entity, K: WholeItems> ReadFrom<K> for Typed<E> {}
-impl<U: EntityUnion, K: WholeItems> ReadFrom<K> for AnyOf<U> {}
+impl<D: ReadsThrough<K>, K: KeyKind> ReadFrom<K> for D {}
+
+/// The keys a decoder can read items through, for [`ReadFrom`]: a decoder
+/// of your own implements this one.
+///
+/// ```
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # struct Note { user: String, id: u32, text: String }
+/// use dynakey_runtime::{GlobalPartial, KeyKind, KeysOnly, ReadFrom, ReadsThrough, Table, Typed};
+/// fn reads<D: ReadFrom<K>, K: KeyKind>() {}
+/// // Keys read through any index; whole items only where the index holds them.
+/// reads::<KeysOnly<Note>, GlobalPartial>();
+/// reads::<Typed<Note>, Table>();
+/// // A decoder of one's own says where it reads.
+/// #[derive(Clone, Debug, Default)]
+/// struct Count;
+/// # impl dynakey_runtime::Decoder for Count {
+/// #     type Out = ();
+/// #     fn filter(&self, _: &'static dynakey_runtime::EntityMeta) -> Option<dynakey_runtime::expr::Condition> { None }
+/// #     fn projection(&self, _: &'static dynakey_runtime::EntityMeta, _: Option<&str>) -> Option<Vec<&'static str>> { None }
+/// #     fn decode(&self, _: &dynakey_runtime::Item) -> Result<Option<()>, dynakey_runtime::Error> { Ok(Some(())) }
+/// # }
+/// impl<K: KeyKind> ReadsThrough<K> for Count {}
+/// reads::<Count, GlobalPartial>();
+/// ```
+pub trait ReadsThrough<K: KeyKind>: Decoder {}
+impl<E: Entity, K: KeyKind> ReadsThrough<K> for KeysOnly<E> {}
+impl<E: Entity, K: WholeItems> ReadsThrough<K> for Typed<E> {}
+impl<U: EntityUnion, K: WholeItems> ReadsThrough<K> for AnyOf<U> {}

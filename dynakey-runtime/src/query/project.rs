@@ -5,7 +5,7 @@
 use std::marker::PhantomData;
 
 use super::decode::key_attrs;
-use super::{Decoder, Query, ReadFrom, Typed};
+use super::{Decoder, Query, ReadsThrough, Typed};
 use crate::codec::{DecodeError, Item};
 use crate::entity::{Entity, EntityMeta};
 use crate::error::Error;
@@ -50,29 +50,44 @@ pub trait Projection: Sized + Send + Sync + 'static {
     fn from_item(item: &Item) -> Result<Self, DecodeError>;
 }
 
-/// A field of a projection, of type `T`, is a field of the entity of type
-/// `T` (or `Option<T>`): the generated check of DYNA119.
+/// A projection field of type `Self` reads the entity field whose typed
+/// handle is `H`: the generated check of DYNA119, for a handle
+/// `Field<E, T>` only `T` itself.
+///
+/// ```
+/// use dynakey_runtime::query::SameField;
+/// use dynakey_runtime::update::Field;
+/// let done: Field<(), bool> = Field::new("done");
+/// // A projection's `bool` is the entity's `bool` field.
+/// assert_eq!(<bool as SameField<_>>::attr(&done), "done");
+/// ```
 #[diagnostic::on_unimplemented(
-    message = "DYNA119: this projection field holds `{T}`, but the entity's field is another type (its handle is `{Self}`)",
+    message = "DYNA119: this projection field holds `{Self}`, but the entity's field is another type (its handle is `{H}`)",
     label = "not the entity field's type",
     note = "give the projection field the entity field's type, or an Option of it"
 )]
-pub trait SameField<T> {
+pub trait SameField<H> {
     /// The attribute name.
-    fn attr(&self) -> &'static str;
+    fn attr(handle: &H) -> &'static str;
 }
 
-impl<E, T> SameField<T> for Field<E, T> {
-    fn attr(&self) -> &'static str {
-        self.name()
+// Implemented for the value type (a type parameter): rustc then lists no
+// impl under DYNA119, as it would for an impl on `Field` ("but trait
+// `SameField<bool>` is implemented for it").
+impl<E, T> SameField<Field<E, T>> for T {
+    fn attr(handle: &Field<E, T>) -> &'static str {
+        handle.name()
     }
 }
 
-/// The attribute of the entity field `f`, checked to hold `T` (generated
-/// code calls it).
+/// A second impl, so that rustc does not take `H` from the one impl there
+/// would be (it would, and then report a type mismatch instead of DYNA119).
 #[doc(hidden)]
-pub fn same_field<T, F: SameField<T>>(f: &F) -> &'static str {
-    f.attr()
+pub enum NoHandle {}
+impl<T> SameField<NoHandle> for T {
+    fn attr(handle: &NoHandle) -> &'static str {
+        match *handle {}
+    }
 }
 
 /// Reads items as the projection `P` (see [`Query::project`]).
@@ -105,7 +120,7 @@ impl<P: Projection> Decoder for Projected<P> {
 
 /// A projection reads through any index; a field the index does not hold
 /// reads as absent (`None` for an `Option` field, else a decode error).
-impl<P: Projection, K: KeyKind> ReadFrom<K> for Projected<P> {}
+impl<P: Projection, K: KeyKind> ReadsThrough<K> for Projected<P> {}
 
 impl<E: Entity, K: KeyKind> Query<E, K, Typed<E>> {
     /// Read only the fields of the projection `P` (a

@@ -311,6 +311,87 @@ pub trait TypedUpdate: Send {
     fn into_parts(self) -> Result<UpdateParts<Self::Entity>, Error>;
 }
 
+/// The entity an update builder changes, whatever its typestate.
+///
+/// ```
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # struct Note { user: String, id: u32, text: String }
+/// use dynakey_runtime::UpdateTarget;
+/// fn entity_of<U: UpdateTarget>(_: &U) -> &'static str {
+///     std::any::type_name::<U::Entity>()
+/// }
+/// assert!(entity_of(&Note::update("ann", 1)).ends_with("Note"));
+/// ```
+pub trait UpdateTarget {
+    /// The entity updated.
+    type Entity: Entity;
+}
+
+/// What the derive implements for its update builder in the states its
+/// typestate accepts (DYNA226, DYNA228); [`TypedUpdate`] follows from it
+/// through [`CheckedUpdate`].
+///
+/// Why three traits: the derive's impl carries the `where` bounds that
+/// make DYNA226 and DYNA228. Were it an impl of the trait a call asks for,
+/// rustc would list it under the error ("the trait is implemented for
+/// `TaskUpdate<_mode, ..>`"), and it lists no blanket impl. `TypedUpdate`
+/// is a blanket over `CheckedUpdate` and that one over this trait, so the
+/// error is rustc's reading of `TypedUpdate::Entity` (at the call, without
+/// a note on where the bound was declared); the entity comes from
+/// [`UpdateTarget`], which every state implements.
+///
+/// ```
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # struct Note { user: String, id: u32, text: String }
+/// use dynakey_runtime::CompleteUpdate;
+/// let parts = Note::update("ann", 1).set_text("hi").parts().unwrap();
+/// assert_eq!(parts.key, Note::key("ann", 1).unwrap());
+/// ```
+pub trait CompleteUpdate: UpdateTarget + Send {
+    /// The same as [`TypedUpdate::into_parts`].
+    fn parts(self) -> Result<UpdateParts<Self::Entity>, Error>;
+}
+
+/// Every [`CompleteUpdate`]: the step between it and [`TypedUpdate`] (see
+/// [`CompleteUpdate`] for why it exists).
+///
+/// ```
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+/// # #[pk("USER#<user>")]
+/// # #[sk("NOTE#<id:d6>")]
+/// # struct Note { user: String, id: u32, text: String }
+/// use dynakey_runtime::CheckedUpdate;
+/// let parts = Note::update("ann", 1).set_text("hi").checked_parts().unwrap();
+/// assert_eq!(parts.key, Note::key("ann", 1).unwrap());
+/// ```
+pub trait CheckedUpdate: UpdateTarget + Send {
+    /// The same as [`TypedUpdate::into_parts`].
+    fn checked_parts(self) -> Result<UpdateParts<Self::Entity>, Error>;
+}
+
+impl<U: CompleteUpdate> CheckedUpdate for U {
+    fn checked_parts(self) -> Result<UpdateParts<U::Entity>, Error> {
+        self.parts()
+    }
+}
+
+impl<U: CheckedUpdate> TypedUpdate for U {
+    type Entity = <U as UpdateTarget>::Entity;
+    fn into_parts(self) -> Result<UpdateParts<Self::Entity>, Error> {
+        self.checked_parts()
+    }
+}
+
 /// What a [`TypedUpdate`] turns into (see the example on [`TypedUpdate`]).
 #[derive(Debug)]
 pub struct UpdateParts<E> {
