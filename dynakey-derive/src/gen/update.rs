@@ -108,16 +108,26 @@ impl Gen<'_> {
     }
 
     /// The builder's type with some states replaced.
+    ///
+    /// Written token by token: a parameter kept is one `Ident` appended,
+    /// where a `quote!` of it would be a stream of its own, and each stream
+    /// spliced in is a round trip through the proc-macro bridge.
     pub fn retyped(&self, states: &[(usize, TokenStream)]) -> TokenStream {
-        let b = &self.builder;
-        let m = &self.mode;
-        let ps = self.params.iter().enumerate().map(|(i, s)| {
+        use proc_macro2::{Punct, Spacing};
+        use quote::TokenStreamExt;
+        let mut out = TokenStream::new();
+        out.append(self.builder.clone());
+        out.append(Punct::new('<', Spacing::Alone));
+        out.append(self.mode.clone());
+        for (i, s) in self.params.iter().enumerate() {
+            out.append(Punct::new(',', Spacing::Alone));
             match states.iter().find(|(pos, _)| *pos == i) {
-                Some((_, st)) => st.clone(),
-                None => quote!(#s),
+                Some((_, st)) => out.extend(st.clone()),
+                None => out.append(s.clone()),
             }
-        });
-        quote!(#b<#m, #(#ps),*>)
+        }
+        out.append(Punct::new('>', Spacing::Alone));
+        out
     }
 
     /// The builder rebuilt in place with another type (the state moves).

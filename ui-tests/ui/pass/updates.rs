@@ -1,7 +1,8 @@
 // Updates that compile: a missing input that comes with the table key, a
 // complete sparse update, a removal that takes an item out of an index, a
 // sparse key set from its own input only, upserts that set every required
-// field (a counter from zero), and typed conditions.
+// field (a counter from zero), typed conditions, and a helper generic over
+// any complete update (its entity named as `U::Entity`).
 use dynakey::{Db, DynamoEntity, DynamoValue};
 
 #[derive(DynamoValue, Clone, Copy)]
@@ -85,6 +86,17 @@ fn run(db: &Db) {
         .and(WorkItem::attrs().owner.begins_with("a"));
 }
 
+fn send<U: dynakey::TypedUpdate>(db: &Db, update: U) -> dynakey::UpdateItem<U::Entity> {
+    db.update(update).if_exists()
+}
+
+fn run_generic(db: &Db) {
+    let id = uuid::Uuid::now_v7();
+    let _ = send(db, WorkItem::update(id).set_status(Status::Closed));
+    let _ = send(db, PageViews::upsert("home").increment_views(1));
+}
+
 fn main() {
     let _ = run;
+    let _ = run_generic;
 }
