@@ -283,7 +283,8 @@ impl IntoField<String> for &String {
 
 /// An update built by the derive's `E::update(..)`: the item's key and the
 /// update expression, index keys included. Only complete updates implement
-/// it (DYNA226).
+/// it (DYNA226): the derive implements [`CompleteUpdate`] for the states it
+/// accepts, and this trait follows from it (see [`CompleteUpdate`] for why).
 ///
 /// ```
 /// # use dynakey_derive::DynamoEntity;
