@@ -27,7 +27,8 @@ fn listed(names: &[String]) -> String {
 }
 
 impl Gen<'_> {
-    /// The traits the bounds name, and the `where` clause of `TypedUpdate`.
+    /// The traits the bounds name, and the `where` clause of the builder's
+    /// `CompleteUpdate` impl.
     pub fn bounds(&self) -> (TokenStream, TokenStream) {
         let e = self.e;
         let ident = &e.ident;

@@ -52,8 +52,8 @@ pub fn method(f: &Field, format: Format) -> &'static str {
 
 /// The runtime form (`<u32 as __dk_KeyPadded>::padded_form()`) of a placeholder of
 /// `format` holding field `f`, or `None` for a plain string. Every write
-/// and read of the field goes through this one bounded call, spanned at the
-/// field's type: a type without the format's trait is one error there,
+/// and read of the field goes through this one call of the format's trait,
+/// spanned at the field's type: a type without the trait is one error there,
 /// however many places use the key (rustc reports identical errors once).
 pub fn form(f: &Field, format: Format) -> Option<TokenStream> {
     let m = method(f, format);

@@ -1,13 +1,16 @@
 //! A placeholder's form as one value: how a field of type `T` is written
 //! into a key and read back from one.
 //!
-//! Derived code names a field's form through one bounded function per
-//! format ([`text`], [`padded`], [`signed`], [`decimal`], [`reverse`]),
-//! wherever the field is written (key functions, `to_item`, typed updates,
-//! sort-key chains) or read (`parse_*`). A field type without the format's
-//! trait then fails the same bound, at the same span, in every place, and
-//! rustc reports identical errors once: one mistake, one error (DYNA102,
-//! DYNA107), not one per place that writes the key.
+//! One function per format ([`text`], [`padded`], [`signed`], [`decimal`],
+//! [`reverse`]) gives a field's form. Derived code reaches them through
+//! the format traits (`<u32 as KeyPadded>::padded_form()`), wherever the
+//! field is written (key functions, `to_item`, typed updates, sort-key
+//! chains) or read (`parse_*`): a field type without the format's trait
+//! then fails the same trait, at the same span, in every place, and rustc
+//! reports identical errors once: one mistake, one error (DYNA102,
+//! DYNA107), not one per place that writes the key. Through the trait, not
+//! through the bounded function, because rustc adds to an unmet bound of a
+//! function a note redrawing where the bound was declared.
 
 use std::fmt;
 

@@ -240,8 +240,8 @@ impl<U: EntityUnion> Decoder for AnyOf<U> {
 pub trait ReadFrom<K: KeyKind>: Decoder {}
 impl<D: ReadsThrough<K>, K: KeyKind> ReadFrom<K> for D {}
 
-/// The keys a decoder can read items through, for [`ReadFrom`]: a decoder
-/// of your own implements this one.
+/// The keys a decoder can read items through, for [`ReadFrom`] (which
+/// follows from it): every decoder of the runtime implements this one.
 ///
 /// ```
 /// # use dynakey_derive::DynamoEntity;

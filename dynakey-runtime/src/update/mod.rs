@@ -343,7 +343,10 @@ pub trait UpdateTarget {
 /// is a blanket over `CheckedUpdate` and that one over this trait, so the
 /// error is rustc's reading of `TypedUpdate::Entity` (at the call, without
 /// a note on where the bound was declared); the entity comes from
-/// [`UpdateTarget`], which every state implements.
+/// [`UpdateTarget`], which every state implements. The middle step is
+/// there because reading `TypedUpdate::Entity` asks for the blanket impl's
+/// bound as a root of its own: were that bound this trait, rustc would
+/// list this trait's one impl, the derive's, after all.
 ///
 /// ```
 /// # use dynakey_derive::DynamoEntity;
