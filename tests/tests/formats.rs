@@ -80,11 +80,18 @@ fn a_format_1_snapshot_is_an_older_format_not_a_stale_one() {
         return;
     }
     let err = Helpdesk::check_schema().unwrap_err();
-    assert!(err.contains("is in format 1 of an earlier dynakey"), "{err}");
+    assert!(
+        err.contains("is in format 1 of an earlier dynakey"),
+        "{err}"
+    );
     assert!(err.contains("DYNAKEY_SCHEMA=overwrite cargo test"), "{err}");
     assert!(!err.contains("stale") && !err.contains("line "), "{err}");
     // One sentence.
-    assert_eq!(err.matches(". ").count() + err.matches(":\n").count(), 0, "{err}");
+    assert_eq!(
+        err.matches(". ").count() + err.matches(":\n").count(),
+        0,
+        "{err}"
+    );
     assert!(!err.contains('\n') && err.ends_with('.'), "{err}");
 }
 
@@ -106,9 +113,16 @@ fn a_format_1_snapshot_that_differs_says_both() {
     let dir = std::env::temp_dir().join(format!("dynakey-formats-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("Helpdesk.schema");
-    std::fs::write(&path, v1.replace("field subject \"subject\"", "field subject \"title\"")).unwrap();
+    std::fs::write(
+        &path,
+        v1.replace("field subject \"subject\"", "field subject \"title\""),
+    )
+    .unwrap();
     let err = dynakey::schema::check_file(&path, &Helpdesk::schema()).unwrap_err();
-    assert!(err.contains("is in format 1 of an earlier dynakey"), "{err}");
+    assert!(
+        err.contains("is in format 1 of an earlier dynakey"),
+        "{err}"
+    );
     assert!(
         err.contains("line 16 reads \"  field subject \\\"title\\\" String\""),
         "{err}"

@@ -26,7 +26,11 @@ pub fn parse(text: &str) -> Result<Snapshot, String> {
                      the snapshot with this one"
                 ))
             }
-            _ => return Err(format!("line 1: not a snapshot format's version: {first:?}")),
+            _ => {
+                return Err(format!(
+                    "line 1: not a snapshot format's version: {first:?}"
+                ))
+            }
         },
         None => 1,
     };
@@ -51,7 +55,7 @@ pub fn parse(text: &str) -> Result<Snapshot, String> {
         match (w.as_slice(), open.last_mut()) {
             (["table", name], _) => s.table = (*name).to_owned(),
             (["entity", name], _) => open.push(Open::new(name)),
-            (w, Some(e)) => e.line(version, w, indent, n + 1).map_err(|m| err(m))?,
+            (w, Some(e)) => e.line(version, w, indent, n + 1).map_err(err)?,
             (_, None) => return Err(err("not a line of a dynakey schema snapshot")),
         }
     }

@@ -98,7 +98,13 @@ pub fn stranded(old: &Snapshot, new: &Snapshot) -> Vec<Stranded> {
         }
     }
     for (_, at, line, s) in &now {
-        let required = matches!(s, What::Member { optional: false, .. });
+        let required = matches!(
+            s,
+            What::Member {
+                optional: false,
+                ..
+            }
+        );
         let new_required = required
             && was.iter().any(|w| w.1 == *at)
             && !was.iter().any(|w| w.1 == *at && member(&w.3) == member(s));

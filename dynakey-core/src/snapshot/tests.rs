@@ -53,7 +53,10 @@ fn v1_reads_with_what_it_did_not_record_unknown() {
     // What v1 recorded is read as v2 reads it.
     assert!(field(&s, "Ticket", "assignee").optional);
     assert!(field(&s, "Agent", "on_call").default);
-    assert_eq!(s.entities[0].sk.as_ref().unwrap().template, "TICKET#<number:d6>");
+    assert_eq!(
+        s.entities[0].sk.as_ref().unwrap().template,
+        "TICKET#<number:d6>"
+    );
 }
 
 #[test]
@@ -81,7 +84,10 @@ fn an_unversioned_file_with_later_facts_keeps_them_and_the_rest_unknown() {
 fn a_newer_or_broken_version_line_is_refused() {
     let newer = V2.replacen("dynakey-schema 2", "dynakey-schema 3", 1);
     let err = parse(&newer).unwrap_err();
-    assert!(err.contains("format 3") && err.contains("newer dynakey"), "{err}");
+    assert!(
+        err.contains("format 3") && err.contains("newer dynakey"),
+        "{err}"
+    );
     let err = parse(&V2.replacen("dynakey-schema 2", "dynakey-schema two", 1)).unwrap_err();
     assert!(err.starts_with("line 1:"), "{err}");
     let err = parse(&V2.replace(" ttl\n", " epoch\n")).unwrap_err();

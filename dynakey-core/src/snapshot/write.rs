@@ -55,7 +55,10 @@ fn plain(out: &mut Vec<Line<'_>>, text: String) {
 }
 
 fn key(out: &mut Vec<Line<'_>>, indent: &str, k: &Key) {
-    plain(out, format!("{indent}key {} {}", k.attr, quote(&k.template)));
+    plain(
+        out,
+        format!("{indent}key {} {}", k.attr, quote(&k.template)),
+    );
 }
 
 fn entity<'a>(out: &mut Vec<Line<'a>>, e: &'a Entity) {

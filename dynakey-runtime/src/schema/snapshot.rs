@@ -43,7 +43,8 @@ pub fn snapshot(table: &str, entities: &[&EntityMeta]) -> Snapshot {
                         sk: sk.as_ref().map(key),
                     },
                     IndexKey::Native(n) => {
-                        let fields = |a: &[NativeAttr]| a.iter().map(|a| a.field.to_owned()).collect();
+                        let fields =
+                            |a: &[NativeAttr]| a.iter().map(|a| a.field.to_owned()).collect();
                         format::IndexKeys::Native {
                             pk: fields(n.pk),
                             sk: fields(n.sk),
