@@ -9,7 +9,7 @@ use super::Attr;
 /// The lines a field's type adds to the schema snapshot below the field's
 /// own line, built by [`Attr`]'s hidden `__shape` (the `DynamoValue`
 /// derive writes it; other types add nothing), in the snapshot's model
-/// ([`Below`](crate::schema::format::Below)), which writes them as
+/// ([`Below`]), which writes them as
 ///
 /// ```text
 ///   field genre "genre" Genre

@@ -18,7 +18,7 @@ pub struct FieldMeta {
     pub form: FieldForm,
     /// The snapshot's lines below the field's (see [`Shape`](crate::codec::Shape)).
     #[doc(hidden)]
-    pub __shape: fn() -> Vec<crate::schema::format::Below>,
+    pub __shape: fn() -> Vec<dynakey_core::snapshot::Below>,
 }
 
 /// How a field's value is stored, where the field's attributes and not its
@@ -56,8 +56,8 @@ impl FieldForm {
     }
 
     /// The form as the schema snapshot's model says it.
-    pub fn snapshot_form(self) -> crate::schema::format::Form {
-        use crate::schema::format::Form;
+    pub fn snapshot_form(self) -> dynakey_core::snapshot::Form {
+        use dynakey_core::snapshot::Form;
         match self {
             FieldForm::Own => Form::Own,
             FieldForm::Ttl => Form::Ttl,
@@ -80,7 +80,7 @@ impl FieldMeta {
     pub const fn __shaped(
         name: &'static str,
         ty: &'static str,
-        shape: fn() -> Vec<crate::schema::format::Below>,
+        shape: fn() -> Vec<dynakey_core::snapshot::Below>,
     ) -> Self {
         Self::__new(name, name, false, ty, false, FieldForm::Own, shape)
     }
@@ -94,7 +94,7 @@ impl FieldMeta {
         ty: &'static str,
         default: bool,
         form: FieldForm,
-        shape: fn() -> Vec<crate::schema::format::Below>,
+        shape: fn() -> Vec<dynakey_core::snapshot::Below>,
     ) -> Self {
         FieldMeta {
             name,
