@@ -70,7 +70,7 @@ pub use strand::{stranded, Stranded};
 pub use text::{quote, words};
 pub use write::write;
 
-/// The version of the format [`write`] writes.
+/// The version of the format [`write()`] writes.
 pub const VERSION: u32 = 2;
 
 /// The word that starts a versioned snapshot's first line
