@@ -15,7 +15,6 @@ mod gen;
 mod model;
 mod render;
 mod respan;
-mod snapshot;
 mod tablecheck;
 mod template;
 mod types;

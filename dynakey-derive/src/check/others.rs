@@ -179,7 +179,7 @@ pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
     if let Some(lit) = &schema_lit {
         match std::fs::read_to_string(&schema_path) {
             Ok(text) => {
-                if let Err(e) = crate::snapshot::parse(&text) {
+                if let Err(e) = dynakey_core::snapshot::parse(&text) {
                     cx.error(lit.span(), format!("DYNA500: the schema snapshot {} of table `{ident}` could not be read: {e}\n  = help: rewrite it from the code with `DYNAKEY_SCHEMA=overwrite cargo test`", lit.value()));
                 }
             }

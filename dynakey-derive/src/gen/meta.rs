@@ -90,7 +90,7 @@ pub fn meta(e: &Entity) -> TokenStream {
             let fty = &f.ty;
             quote_spanned!(f.ty_span=> __dk_Shape::of::<#fty>)
         } else {
-            quote!(__dk_String::new)
+            quote!(__dk_Shape::none)
         };
         if *name == *attr && !optional && !default && own {
             if shaped {

@@ -12,7 +12,7 @@ use quote::{format_ident, quote};
 
 use super::meta::{MetaEntity, MetaKey, Owner};
 use crate::ctxt::Ctxt;
-use crate::snapshot::{SnapEntity, SnapKey};
+use dynakey_core::snapshot::{Entity as SnapEntity, Key as SnapKey};
 
 /// A change that strands stored items, and what would cover it.
 struct Drift {
@@ -85,10 +85,10 @@ fn entity_drifts(
             span,
         });
     }
-    let snap = |k: &Option<SnapKey>| k.as_ref().map(|k| (k.attr.clone(), k.template.clone()));
+    let snap = |k: Option<&SnapKey>| k.map(|k| (k.attr.clone(), k.template.clone()));
     for (which, w, n) in [
-        ("partition key", snap(&was.pk), Some(text(&e.pk))),
-        ("sort key", snap(&was.sk), e.sk.as_ref().map(text)),
+        ("partition key", snap(Some(&was.pk)), Some(text(&e.pk))),
+        ("sort key", snap(was.sk.as_ref()), e.sk.as_ref().map(text)),
     ] {
         if w != n {
             let what = if which == "sort key" {
@@ -112,11 +112,9 @@ fn entity_drifts(
             continue;
         };
         // A local index's partition key is the table's.
-        let w_pk =
-            w.pk.as_ref()
-                .or(was.pk.as_ref())
-                .map(|k| (k.attr.clone(), k.template.clone()));
-        let w_sk = snap(&w.sk);
+        let (w_pk, w_sk) = w.key_pair();
+        let w_pk = snap(Some(w_pk.as_ref().unwrap_or(&was.pk)));
+        let w_sk = snap(w_sk.as_ref());
         let (n_pk, n_sk) = (Some(text(&n.pk)), n.sk.as_ref().map(text));
         if w.global == n.global && w_pk == n_pk && w_sk == n_sk {
             continue;
@@ -162,7 +160,13 @@ fn entity_drifts(
                         what: format!("{name}FieldType{}", crate::unraw::camel(&n.name)),
                         span,
                     });
-                } else if w.form != n.form {
+                } else if let Some(was_form) = w
+                    .form
+                    // A form the snapshot did not record (format 1) is
+                    // unknown, not drift.
+                    .map(|f| f.word().unwrap_or("own"))
+                    .filter(|f| *f != n.form)
+                {
                     let stored = |form: &str| match form {
                         "ttl" => "as epoch seconds (#[dynamo(ttl)])",
                         "serde" => "in serde's form (#[dynamo(serde)])",
@@ -170,7 +174,7 @@ fn entity_drifts(
                     };
                     out.push(Drift {
                         code: "DYNA506",
-                        message: format!("{}stores field `{}` {} where stored items hold it {}, so they may not read", head("DYNA506"), n.name, stored(&n.form), stored(&w.form)),
+                        message: format!("{}stores field `{}` {} where stored items hold it {}, so they may not read", head("DYNA506"), n.name, stored(&n.form), stored(was_form)),
                         drawing: String::new(),
                         help: "keep the old struct and declare Migration::rekey::<Old, New>(..), or keep how the field is stored".into(),
                         covered_by: rekey(krate, &name),

@@ -104,7 +104,7 @@ impl Parse for MetaEntity {
         let bad = |m: String| syn::Error::new(text.span(), m);
         let mut keys = 0;
         for line in text.value().lines() {
-            let w = crate::snapshot::words(line).map_err(bad)?;
+            let w = dynakey_core::snapshot::words(line).map_err(bad)?;
             let w: Vec<&str> = w.iter().map(String::as_str).collect();
             let key = |attr: &str, tpl: &str| MetaKey {
                 attr: attr.to_owned(),
@@ -157,7 +157,7 @@ impl Parse for MetaEntity {
                     }
                     let key = |which: &str, fs: &[&str]| MetaKey {
                         attr: "native".into(),
-                        template: crate::snapshot::native_text(which, fs),
+                        template: dynakey_core::snapshot::native_text(which, fs),
                     };
                     e.indexes.push(MetaIndex {
                         global: true,

@@ -83,11 +83,11 @@ fn finish(cx: &Ctxt, step: &Step) -> TokenStream {
     let Ok(text) = std::fs::read_to_string(&path) else {
         return TokenStream::new();
     };
-    let Ok(snapshot) = crate::snapshot::parse(&text) else {
+    let Ok(snapshot) = dynakey_core::snapshot::parse(&text) else {
         // Reported by the table's derive (DYNA500).
         return TokenStream::new();
     };
-    let checks = drift::check(cx, owner, metas, &snapshot);
+    let checks = drift::check(cx, owner, metas, &snapshot.entities);
     // A change to the snapshot rebuilds the crate.
     quote! {
         const _: &[u8] = ::core::include_bytes!(#schema);

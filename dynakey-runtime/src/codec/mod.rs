@@ -15,7 +15,6 @@ pub(crate) use path::binary_text;
 pub use path::{describe as describe_value, AttrPath, DecodeError};
 #[doc(hidden)]
 pub use reader::{check_discriminator, serde_from_item, ItemReader};
-pub(crate) use shape::quote;
 pub use shape::Shape;
 #[doc(hidden)]
 pub use ttl::Ttl;

@@ -2,11 +2,14 @@
 //! type's name: a unit enum's stored names and a nested struct's members,
 //! the facts whose change makes stored items unreadable.
 
+use dynakey_core::snapshot::{Below, What};
+
 use super::Attr;
 
 /// The lines a field's type adds to the schema snapshot below the field's
-/// own line, written by [`Attr`]'s hidden `__shape` (the `DynamoValue`
-/// derive writes it; other types write nothing):
+/// own line, built by [`Attr`]'s hidden `__shape` (the `DynamoValue`
+/// derive writes it; other types add nothing), in the snapshot's model
+/// ([`Below`]), which writes them as
 ///
 /// ```text
 ///   field genre "genre" Genre
@@ -22,37 +25,47 @@ use super::Attr;
 /// # #[derive(DynamoValue)]
 /// # #[dynamo(crate = "dynakey_runtime")]
 /// # enum Genre { #[dynamo(rename = "kids")] Children, Adult }
+/// use dynakey_runtime::schema::format::What;
 /// use dynakey_runtime::codec::Shape;
-/// assert_eq!(Shape::of::<Option<Genre>>(), "    value \"kids\"\n    value \"Adult\"\n");
+/// let values: Vec<What> = Shape::of::<Option<Genre>>().into_iter().map(|b| b.what).collect();
+/// assert_eq!(values, [What::Value("kids".into()), What::Value("Adult".into())]);
 /// ```
 #[derive(Debug, Default)]
 pub struct Shape {
-    out: String,
-    depth: usize,
+    /// The lines of the member being built (the field's at the bottom).
+    levels: Vec<Vec<Below>>,
     open: Vec<&'static str>,
 }
 
 impl Shape {
-    /// The lines of `T`, indented as under a field of an entity.
-    pub fn of<T: Attr>() -> String {
+    /// The lines of `T`, as below a field of an entity.
+    pub fn of<T: Attr>() -> Vec<Below> {
         let mut s = Shape {
-            depth: 2,
-            ..Shape::default()
+            levels: vec![Vec::new()],
+            open: Vec::new(),
         };
         s.enter::<T>();
-        s.out
+        s.levels.pop().unwrap_or_default()
     }
 
-    fn line(&mut self, text: std::fmt::Arguments<'_>) {
-        use std::fmt::Write as _;
-        let _ = writeln!(self.out, "{:w$}{text}", "", w = self.depth * 2);
+    /// No lines: a field whose type adds none (or stored in a form of its
+    /// attributes', `ttl` or `serde`).
+    #[doc(hidden)]
+    pub fn none() -> Vec<Below> {
+        Vec::new()
+    }
+
+    fn push(&mut self, line: Below) {
+        if let Some(level) = self.levels.last_mut() {
+            level.push(line);
+        }
     }
 
     fn enter<T: Attr>(&mut self) {
         let name = std::any::type_name::<T>();
         if self.open.contains(&name) {
             // A recursive type: its shape is written above already.
-            self.line(format_args!("recursive"));
+            self.push(Below::new(What::Recursive, Vec::new()));
             return;
         }
         self.open.push(name);
@@ -63,32 +76,22 @@ impl Shape {
     /// A stored name of a unit enum's variant.
     #[doc(hidden)]
     pub fn value(&mut self, stored: &str) {
-        self.line(format_args!("value {}", quote(stored)));
+        self.push(Below::new(What::Value(stored.to_owned()), Vec::new()));
     }
 
     /// A member of a nested struct: its Rust name, attribute and type, and
     /// below it what its type adds.
     #[doc(hidden)]
     pub fn member<T: Attr>(&mut self, name: &str, attr: &str, ty: &str, optional: bool) {
-        let opt = if optional { " optional" } else { "" };
-        self.line(format_args!("member {name} {} {ty}{opt}", quote(attr)));
-        self.depth += 1;
+        self.levels.push(Vec::new());
         self.enter::<T>();
-        self.depth -= 1;
+        let under = self.levels.pop().unwrap_or_default();
+        let what = What::Member {
+            name: name.to_owned(),
+            attr: attr.to_owned(),
+            ty: ty.to_owned(),
+            optional,
+        };
+        self.push(Below::new(what, under));
     }
-}
-
-/// A name in double quotes, `"` and `\\` escaped: how the schema snapshot
-/// writes attribute names, templates and stored values.
-pub(crate) fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        if c == '"' || c == '\\' {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out.push('"');
-    out
 }

@@ -18,7 +18,7 @@ pub struct FieldMeta {
     pub form: FieldForm,
     /// The snapshot's lines below the field's (see [`Shape`](crate::codec::Shape)).
     #[doc(hidden)]
-    pub __shape: fn() -> String,
+    pub __shape: fn() -> Vec<dynakey_core::snapshot::Below>,
 }
 
 /// How a field's value is stored, where the field's attributes and not its
@@ -52,10 +52,16 @@ impl FieldForm {
     /// The word the schema snapshot writes after the field's type (none
     /// for [`FieldForm::Own`]).
     pub fn snapshot_word(self) -> Option<&'static str> {
+        self.snapshot_form().word()
+    }
+
+    /// The form as the schema snapshot's model says it.
+    pub fn snapshot_form(self) -> dynakey_core::snapshot::Form {
+        use dynakey_core::snapshot::Form;
         match self {
-            FieldForm::Own => None,
-            FieldForm::Ttl => Some("ttl"),
-            FieldForm::Serde => Some("serde"),
+            FieldForm::Own => Form::Own,
+            FieldForm::Ttl => Form::Ttl,
+            FieldForm::Serde => Form::Serde,
         }
     }
 }
@@ -65,13 +71,17 @@ impl FieldMeta {
     /// the derive writes for most fields.
     #[doc(hidden)]
     pub const fn __plain(name: &'static str, ty: &'static str) -> Self {
-        Self::__new(name, name, false, ty, false, FieldForm::Own, String::new)
+        Self::__new(name, name, false, ty, false, FieldForm::Own, Vec::new)
     }
 
     /// [`__plain`](Self::__plain) of a type that stores names of its own
     /// (a nested struct's), which `shape` lists.
     #[doc(hidden)]
-    pub const fn __shaped(name: &'static str, ty: &'static str, shape: fn() -> String) -> Self {
+    pub const fn __shaped(
+        name: &'static str,
+        ty: &'static str,
+        shape: fn() -> Vec<dynakey_core::snapshot::Below>,
+    ) -> Self {
         Self::__new(name, name, false, ty, false, FieldForm::Own, shape)
     }
 
@@ -84,7 +94,7 @@ impl FieldMeta {
         ty: &'static str,
         default: bool,
         form: FieldForm,
-        shape: fn() -> String,
+        shape: fn() -> Vec<dynakey_core::snapshot::Below>,
     ) -> Self {
         FieldMeta {
             name,

@@ -37,4 +37,8 @@ mod sync;
 pub use cover::{backfilled, dropped, rekeyed, renamed, Covered};
 pub use migration::Migration;
 pub use runner::{Migrate, MigrationReport, Progress, StepReport};
-pub use snapshot::{check_file, render};
+pub use snapshot::{check_file, render, snapshot};
+
+/// The schema snapshot's format: its facts, writer and parser, of every
+/// version (the crate `dynakey-core`, which the derive reads it with).
+pub use dynakey_core::snapshot as format;

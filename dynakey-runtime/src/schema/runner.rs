@@ -17,10 +17,8 @@ use std::future::IntoFuture;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
 use super::dry_run::Sim;
-use super::marks::{decode_start, encode_start, Marks};
+use super::marks::{Mark, Marks};
 use super::migration::Migration;
 use super::plan::{plan, Write};
 use crate::codec::Item;
@@ -277,12 +275,7 @@ impl Migrate {
             }
             if !self.dry_run {
                 marks
-                    .put(
-                        &self.db,
-                        step.name(),
-                        "done",
-                        Item::from([("done".to_owned(), AttributeValue::Bool(true))]),
-                    )
+                    .put(&self.db, step.name(), "done", &Mark::Done)
                     .await?;
             }
             report.steps.push(counts.report(step.name()));
@@ -323,14 +316,10 @@ impl Migrate {
         let mut start = None;
         // A dry run resumes where the run would (it reads the checkpoints,
         // and writes none).
-        if let Some(m) = marks.get(&self.db, step.name(), &what).await? {
-            if m.contains_key("done") {
-                return Ok(());
-            }
-            start = m
-                .get("last")
-                .and_then(|v| v.as_s().ok())
-                .and_then(|s| decode_start(s));
+        match marks.get(&self.db, step.name(), &what).await? {
+            Some(Mark::Done) => return Ok(()),
+            Some(Mark::At(k)) => start = Some(k),
+            None => {}
         }
         loop {
             let out = self
@@ -363,12 +352,10 @@ impl Migrate {
             let last = out.last_evaluated_key().filter(|k| !k.is_empty()).cloned();
             if !self.dry_run {
                 let mark = match &last {
-                    Some(k) => {
-                        Item::from([("last".to_owned(), AttributeValue::S(encode_start(k)))])
-                    }
-                    None => Item::from([("done".to_owned(), AttributeValue::Bool(true))]),
+                    Some(k) => Mark::At(k.clone()),
+                    None => Mark::Done,
                 };
-                marks.put(&self.db, step.name(), &what, mark).await?;
+                marks.put(&self.db, step.name(), &what, &mark).await?;
             }
             if let Some(f) = &self.progress {
                 f(&Progress {

@@ -68,7 +68,7 @@ static FIELDS: [FieldMeta; 8] = [
         "Option<String>",
         false,
         FieldForm::Own,
-        String::new,
+        dynakey_runtime::codec::Shape::none,
     ),
 ];
 
