@@ -16,7 +16,7 @@ pub use aws_sdk_dynamodb::types::AttributeValue;
 
 pub use crate::codec::{
     check_discriminator, decode_field, serde_from_item, Attr, AttrPath, DecodeError, Item,
-    ItemReader, SetMember, Shape, Ttl,
+    ItemReader, SetMember, Shape, Ttl, Unwritable,
 };
 pub use crate::entity::serde_field::serde_to_attr;
 pub use crate::entity::{
@@ -140,6 +140,8 @@ impl ItemTemplate {
 pub struct ItemWriter<const N: usize> {
     values: [Option<AttributeValue>; N],
     error: Option<EncodeError>,
+    /// The first value with no stored form, by slot (named at `finish`).
+    unwritable: Option<(usize, crate::codec::Unwritable)>,
 }
 
 impl<const N: usize> Default for ItemWriter<N> {
@@ -147,6 +149,7 @@ impl<const N: usize> Default for ItemWriter<N> {
         ItemWriter {
             values: [const { None }; N],
             error: None,
+            unwritable: None,
         }
     }
 }
@@ -182,9 +185,15 @@ impl<const N: usize> ItemWriter<N> {
         }
     }
 
-    /// A field's value.
+    /// A field's value; one with no stored form the decoder reads back
+    /// ([`Attr::unwritable`]) is the error `finish` reports.
     pub fn attr<T: Attr>(&mut self, i: usize, v: &T) {
-        set_slot(&mut self.values, i, v.to_attr());
+        match v.unwritable() {
+            None => set_slot(&mut self.values, i, v.to_attr()),
+            Some(u) => {
+                self.unwritable.get_or_insert((i, u));
+            }
+        }
     }
 
     /// A key as its builder wrote it: absent (a sparse index's `None`
@@ -211,10 +220,16 @@ impl<const N: usize> ItemWriter<N> {
         cell: &'static OnceLock<ItemTemplate>,
         names: &[&'static str],
     ) -> Result<Item, EncodeError> {
-        match self.error.take() {
-            Some(e) => Err(e),
-            None => Ok(ItemTemplate::fill(cell, names, &mut self.values)),
+        if let Some(e) = self.error.take() {
+            return Err(e);
         }
+        if let Some((i, u)) = self.unwritable.take() {
+            return Err(EncodeError::unwritable(
+                names.get(i).copied().unwrap_or(""),
+                u,
+            ));
+        }
+        Ok(ItemTemplate::fill(cell, names, &mut self.values))
     }
 }
 
