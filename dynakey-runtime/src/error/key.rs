@@ -25,9 +25,9 @@ pub enum KeyRole {
     Partition,
     /// A sort (range) key: 1,024 bytes.
     Sort,
-    /// A key written without its role (an index key `to_item` writes):
-    /// held to 2,048 bytes, the most any key holds. The runtime checks it
-    /// against its own limit before sending, from the entity's metadata.
+    /// A key of a template made by hand with `KeyTemplate::new`, which
+    /// does not say which key it is: held to 2,048 bytes, the most any key
+    /// holds. A derived entity's keys always carry their role.
     Any,
 }
 
