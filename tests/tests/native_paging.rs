@@ -7,6 +7,10 @@
 //! union (`of::<..>()`), on every backend. Each walk reads exactly what
 //! the same read returns in one go.
 
+// Two native indexes over the same attributes (`shop`, `name`): clippy reads
+// the repeated names inside two `#[gsi]` attributes as one attribute twice.
+#![allow(clippy::duplicated_attributes)]
+
 use dynakey::key::CondResult;
 use dynakey::prelude::*;
 use dynakey::{Db, Global};
