@@ -16,14 +16,14 @@ pub use aws_sdk_dynamodb::types::AttributeValue;
 
 pub use crate::codec::{
     check_discriminator, decode_field, serde_from_item, Attr, AttrPath, DecodeError, Item,
-    ItemReader, SetMember, Shape, Ttl,
+    ItemReader, SetMember, Shape, Ttl, Unwritable,
 };
 pub use crate::entity::serde_field::serde_to_attr;
 pub use crate::entity::{
     Entity, EntityMeta, FieldForm, FieldMeta, IndexKind, IndexMeta, IndexProjection, KeyAttrType,
     KeyMeta, NativeAttr,
 };
-pub use crate::error::{EncodeError, KeyFormatError, KeyFormatReason};
+pub use crate::error::{EncodeError, KeyFormatError, KeyFormatReason, KeyRole};
 pub use crate::key::cond::bounds;
 pub use crate::key::form;
 pub use crate::key::{
@@ -140,6 +140,8 @@ impl ItemTemplate {
 pub struct ItemWriter<const N: usize> {
     values: [Option<AttributeValue>; N],
     error: Option<EncodeError>,
+    /// The first value with no stored form, by slot (named at `finish`).
+    unwritable: Option<(usize, crate::codec::Unwritable)>,
 }
 
 impl<const N: usize> Default for ItemWriter<N> {
@@ -147,6 +149,7 @@ impl<const N: usize> Default for ItemWriter<N> {
         ItemWriter {
             values: [const { None }; N],
             error: None,
+            unwritable: None,
         }
     }
 }
@@ -182,9 +185,15 @@ impl<const N: usize> ItemWriter<N> {
         }
     }
 
-    /// A field's value.
+    /// A field's value; one with no stored form the decoder reads back
+    /// ([`Attr::unwritable`]) is the error `finish` reports.
     pub fn attr<T: Attr>(&mut self, i: usize, v: &T) {
-        set_slot(&mut self.values, i, v.to_attr());
+        match v.unwritable() {
+            None => set_slot(&mut self.values, i, v.to_attr()),
+            Some(u) => {
+                self.unwritable.get_or_insert((i, u));
+            }
+        }
     }
 
     /// A key as its builder wrote it: absent (a sparse index's `None`
@@ -211,10 +220,16 @@ impl<const N: usize> ItemWriter<N> {
         cell: &'static OnceLock<ItemTemplate>,
         names: &[&'static str],
     ) -> Result<Item, EncodeError> {
-        match self.error.take() {
-            Some(e) => Err(e),
-            None => Ok(ItemTemplate::fill(cell, names, &mut self.values)),
+        if let Some(e) = self.error.take() {
+            return Err(e);
         }
+        if let Some((i, u)) = self.unwritable.take() {
+            return Err(EncodeError::unwritable(
+                names.get(i).copied().unwrap_or(""),
+                u,
+            ));
+        }
+        Ok(ItemTemplate::fill(cell, names, &mut self.values))
     }
 }
 
@@ -505,19 +520,20 @@ pub mod names {
         ItemReader as __dk_ItemReader, ItemTemplate as __dk_ItemTemplate,
         ItemWriter as __dk_ItemWriter, Key as __dk_Key, KeyComplete as __dk_KeyComplete,
         KeyDecimal as __dk_KeyDecimal, KeyMeta as __dk_KeyMeta, KeyPadded as __dk_KeyPadded,
-        KeyResult as __dk_KeyResult, KeyReverse as __dk_KeyReverse, KeySigned as __dk_KeySigned,
-        KeyTemplate as __dk_KeyTemplate, KeyText as __dk_KeyText, Local as __dk_Local,
-        LocalPartial as __dk_LocalPartial, Mark as __dk_Mark, NativeArg as __dk_NativeArg,
-        NativeAttr as __dk_NativeAttr, NativeKeyAttr as __dk_NativeKeyAttr,
-        NativeKeyBuilder as __dk_NativeKeyBuilder, NativeSortFull as __dk_NativeSortFull,
-        NativeSortNext as __dk_NativeSortNext, None as __dk_None, Ok as __dk_Ok,
-        OnceLock as __dk_OnceLock, PartitionKey as __dk_PartitionKey,
-        PhantomData as __dk_PhantomData, Removed as __dk_Removed, Result as __dk_Result,
-        Set as __dk_Set, Shape as __dk_Shape, Some as __dk_Some, SortKeyFull as __dk_SortKeyFull,
-        SortKeyNext as __dk_SortKeyNext, SortKeyStub as __dk_SortKeyStub,
-        SortKeyTextNext as __dk_SortKeyTextNext, State as __dk_State, String as __dk_String,
-        Table as __dk_Table, Ttl as __dk_Ttl, Unversioned as __dk_Unversioned,
-        UpdateCore as __dk_UpdateCore, UpdateMode as __dk_UpdateMode,
-        UpdateParts as __dk_UpdateParts, UpdateTarget as __dk_UpdateTarget, Upsert as __dk_Upsert,
+        KeyResult as __dk_KeyResult, KeyReverse as __dk_KeyReverse, KeyRole as __dk_KeyRole,
+        KeySigned as __dk_KeySigned, KeyTemplate as __dk_KeyTemplate, KeyText as __dk_KeyText,
+        Local as __dk_Local, LocalPartial as __dk_LocalPartial, Mark as __dk_Mark,
+        NativeArg as __dk_NativeArg, NativeAttr as __dk_NativeAttr,
+        NativeKeyAttr as __dk_NativeKeyAttr, NativeKeyBuilder as __dk_NativeKeyBuilder,
+        NativeSortFull as __dk_NativeSortFull, NativeSortNext as __dk_NativeSortNext,
+        None as __dk_None, Ok as __dk_Ok, OnceLock as __dk_OnceLock,
+        PartitionKey as __dk_PartitionKey, PhantomData as __dk_PhantomData,
+        Removed as __dk_Removed, Result as __dk_Result, Set as __dk_Set, Shape as __dk_Shape,
+        Some as __dk_Some, SortKeyFull as __dk_SortKeyFull, SortKeyNext as __dk_SortKeyNext,
+        SortKeyStub as __dk_SortKeyStub, SortKeyTextNext as __dk_SortKeyTextNext,
+        State as __dk_State, String as __dk_String, Table as __dk_Table, Ttl as __dk_Ttl,
+        Unversioned as __dk_Unversioned, UpdateCore as __dk_UpdateCore,
+        UpdateMode as __dk_UpdateMode, UpdateParts as __dk_UpdateParts,
+        UpdateTarget as __dk_UpdateTarget, Upsert as __dk_Upsert,
     };
 }

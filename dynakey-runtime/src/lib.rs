@@ -88,7 +88,7 @@ pub mod __private;
 pub use batch::{
     BatchFailure, BatchGet, BatchGetOutcome, BatchWrite, BatchWriteOutcome, Unversioned,
 };
-pub use codec::{Attr, AttrPath, DecodeError, Item, SetMember};
+pub use codec::{Attr, AttrPath, DecodeError, Item, SetMember, Unwritable};
 pub use cursor_key::CursorKey;
 pub use db::Db;
 pub use entity::{

@@ -26,8 +26,12 @@ pub fn tpl_def(e: &Entity, k: &KeyModel) -> TokenStream {
         Some(ix) => quote!(__dk_Some(#ix)),
         None => quote!(__dk_None),
     };
+    let role = match k.role {
+        KeyRole::Partition => quote!(__dk_KeyRole::Partition),
+        KeyRole::Sort => quote!(__dk_KeyRole::Sort),
+    };
     quote! {
-        const #name: &__dk_KeyTemplate = &__dk_KeyTemplate::__derived(#disc, #attr, #index, #text, &__dk_parts::<#n>(#text));
+        const #name: &__dk_KeyTemplate = &__dk_KeyTemplate::__derived(#disc, #attr, #index, #text, &__dk_parts::<#n>(#text)).of_role(#role);
     }
 }
 

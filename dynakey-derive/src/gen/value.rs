@@ -91,6 +91,12 @@ pub fn expand(v: &Value) -> TokenStream {
                 let optional = f.may_be_absent();
                 quote_spanned!(ty.span()=> __shape.member::<#ty>(#name, #attr, #text, #optional);)
             });
+            // The first stored field with no readable stored form, by path.
+            let checks = fields.iter().filter(|f| f.stored()).map(|f| {
+                let (id, ty, attr) = (&f.name.ident, &f.ty, &f.attr);
+                let check = quote_spanned!(ty.span()=> <#ty as #p::Attr>::unwritable);
+                quote!(.or_else(|| #check(&self.#id).map(|__u| __u.under(::core::format_args!(".{}", #attr)))))
+            });
             let n = fields.len();
             let r = local("r");
             let value = construct(fields, &r);
@@ -101,6 +107,9 @@ pub fn expand(v: &Value) -> TokenStream {
                         let mut #item: #p::Item = #p::HashMap::with_capacity(#n);
                         #(#puts)*
                         #p::Some(#p::AttributeValue::M(#item))
+                    }
+                    fn unwritable(&self) -> #p::Option<#p::Unwritable> {
+                        #p::None #(#checks)*
                     }
                     fn from_attr(__v: &#p::AttributeValue, __path: &#p::AttrPath<'_>) -> #p::Result<Self, #p::DecodeError> {
                         let __item = match __v {

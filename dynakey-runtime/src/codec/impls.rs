@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use rust_decimal::Decimal;
 use uuid::Uuid;
 
-use super::{Attr, AttrPath, DecodeError, SetMember};
+use super::{first_in_list, first_in_map, Attr, AttrPath, DecodeError, SetMember, Unwritable};
 
 impl Attr for String {
     fn to_attr(&self) -> Option<AttributeValue> {
@@ -319,6 +319,9 @@ impl<T: Attr> Attr for Option<T> {
     fn to_attr(&self) -> Option<AttributeValue> {
         self.as_ref().and_then(T::to_attr)
     }
+    fn unwritable(&self) -> Option<Unwritable> {
+        self.as_ref().and_then(T::unwritable)
+    }
     fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
         match value {
             AttributeValue::Null(_) => Ok(None),
@@ -340,6 +343,9 @@ impl<T: Attr> Attr for Box<T> {
 
     fn to_attr(&self) -> Option<AttributeValue> {
         (**self).to_attr()
+    }
+    fn unwritable(&self) -> Option<Unwritable> {
+        (**self).unwritable()
     }
     fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
         T::from_attr(value, path).map(Box::new)
@@ -365,6 +371,9 @@ impl<T: Attr> Attr for Vec<T> {
                 .map(|v| v.to_attr().unwrap_or(AttributeValue::Null(true)))
                 .collect(),
         ))
+    }
+    fn unwritable(&self) -> Option<Unwritable> {
+        first_in_list(self)
     }
     fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
         match value {
@@ -441,6 +450,9 @@ impl<T: Attr, S: BuildHasher + Default> Attr for HashMap<String, T, S> {
     fn to_attr(&self) -> Option<AttributeValue> {
         Some(map_to_attr(self.iter()))
     }
+    fn unwritable(&self) -> Option<Unwritable> {
+        first_in_map(self)
+    }
     fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
         // Sized once: collecting through `Result` would grow the table.
         let mut out = HashMap::with_capacity_and_hasher(map_len(value), S::default());
@@ -462,6 +474,9 @@ impl<T: Attr> Attr for BTreeMap<String, T> {
 
     fn to_attr(&self) -> Option<AttributeValue> {
         Some(map_to_attr(self.iter()))
+    }
+    fn unwritable(&self) -> Option<Unwritable> {
+        first_in_map(self)
     }
     fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
         map_from_attr(value, path)

@@ -6,6 +6,7 @@ mod path;
 mod reader;
 mod shape;
 mod ttl;
+mod unwritable;
 
 use std::collections::HashMap;
 
@@ -18,6 +19,8 @@ pub use reader::{check_discriminator, serde_from_item, ItemReader};
 pub use shape::Shape;
 #[doc(hidden)]
 pub use ttl::Ttl;
+pub use unwritable::Unwritable;
+pub(crate) use unwritable::{first_in_list, first_in_map};
 
 /// A DynamoDB item: attribute names to values.
 ///
@@ -55,6 +58,15 @@ pub trait Attr: Sized {
     /// and collections that DynamoDB cannot store empty.
     fn from_missing(path: &AttrPath<'_>) -> Result<Self, DecodeError> {
         Err(DecodeError::missing(path))
+    }
+
+    /// Why what [`to_attr`](Self::to_attr) writes for this value could
+    /// not be read back by [`from_attr`](Self::from_attr), if it could not
+    /// (a date outside the years 0000–9999 has no fixed text form). Every
+    /// write (put, update, batch, transaction) refuses such a value before
+    /// sending anything; a container asks its elements.
+    fn unwritable(&self) -> Option<Unwritable> {
+        None
     }
 
     /// Whether the value counts as empty for `#[dynamo(omit_empty)]`.

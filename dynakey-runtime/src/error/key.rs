@@ -25,9 +25,9 @@ pub enum KeyRole {
     Partition,
     /// A sort (range) key: 1,024 bytes.
     Sort,
-    /// A key written without its role (an index key `to_item` writes):
-    /// held to 2,048 bytes, the most any key holds. The runtime checks it
-    /// against its own limit before sending, from the entity's metadata.
+    /// A key of a template made by hand with `KeyTemplate::new`, which
+    /// does not say which key it is: held to 2,048 bytes, the most any key
+    /// holds. A derived entity's keys always carry their role.
     Any,
 }
 
@@ -247,6 +247,30 @@ pub enum EncodeError {
         /// serde's message.
         message: String,
     },
+    /// A value has no stored form the item's decoder reads back (see
+    /// [`Attr::unwritable`](crate::Attr::unwritable)): a `time::Date` or
+    /// `OffsetDateTime` whose UTC year is outside 0000–9999, the same
+    /// values the key functions refuse as
+    /// [`OutOfRange`](KeyFormatReason::OutOfRange).
+    Unwritable {
+        /// The attribute path (`day`, `days[2]`, `meta.at`).
+        attr: String,
+        /// The value, as its type displays it.
+        value: String,
+        /// Why it has no stored form.
+        why: String,
+    },
+}
+
+impl EncodeError {
+    /// The refusal of `u`, found in attribute `attr`.
+    pub(crate) fn unwritable(attr: &str, u: crate::codec::Unwritable) -> Self {
+        Self::Unwritable {
+            attr: format!("{attr}{}", u.below),
+            value: u.value,
+            why: u.why,
+        }
+    }
 }
 
 impl fmt::Display for EncodeError {
@@ -255,6 +279,9 @@ impl fmt::Display for EncodeError {
             Self::Key(e) => e.fmt(f),
             Self::Serde { field, message } => {
                 write!(f, "field `{field}` could not be serialized: {message}")
+            }
+            Self::Unwritable { attr, value, why } => {
+                write!(f, "attribute `{attr}` cannot be written: {value} {why}")
             }
         }
     }
@@ -266,7 +293,7 @@ impl std::error::Error for EncodeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Key(e) => e.source(),
-            Self::Serde { .. } => None,
+            Self::Serde { .. } | Self::Unwritable { .. } => None,
         }
     }
 }

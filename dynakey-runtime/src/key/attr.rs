@@ -7,7 +7,7 @@ use time::{Date, OffsetDateTime};
 use uuid::Uuid;
 
 use super::formats::KeyText;
-use crate::codec::{Attr, AttrPath, DecodeError};
+use crate::codec::{Attr, AttrPath, DecodeError, Unwritable};
 
 /// Key-text types (uuid, date, instant) are stored as their key text, so an
 /// attribute and a key hold the same string. Reading is lenient where
@@ -19,11 +19,22 @@ macro_rules! as_key_text {
         impl Attr for $t {
             fn to_attr(&self) -> Option<AttributeValue> {
                 let mut s = String::new();
-                // These types always have a text form (dates out of 0000-9999 fall back to Display).
+                // A value with no key text (a date outside 0000–9999) is
+                // refused by every write through `unwritable` before this
+                // is sent; `Display` only keeps the function total.
                 if self.write_text(&mut s).is_err() {
                     s = self.to_string();
                 }
                 Some(AttributeValue::S(s))
+            }
+            /// The key functions' rule (`KeyText::write_text`): what has
+            /// no key text has no stored form `from_attr` reads.
+            fn unwritable(&self) -> Option<Unwritable> {
+                let mut s = String::new();
+                self.write_text(&mut s).err().map(|e| {
+                    let why = format!("{}, so it has no stored form ({})", e.reason, $what);
+                    Unwritable::new(self.to_string(), why)
+                })
             }
             fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
                 match value {

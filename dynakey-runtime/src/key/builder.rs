@@ -164,10 +164,12 @@ impl KeyBuilder {
         self.opt_str(v)
     }
 
-    /// The key text, or `None` when an input is absent; held to the
-    /// largest key DynamoDB allows (see [`finish_opt_as`](Self::finish_opt_as)).
+    /// The key text, or `None` when an input is absent; held to the limit
+    /// of its template's role ([`KeyTemplate::role`]; see
+    /// [`finish_opt_as`](Self::finish_opt_as)).
     pub fn finish_opt(self) -> Option<Result<String, KeyFormatError>> {
-        self.finish_opt_as(KeyRole::Any)
+        let role = self.tpl.role();
+        self.finish_opt_as(role)
     }
 
     /// The text of a key of `role` (its size limit checked after escaping,
@@ -193,10 +195,11 @@ impl KeyBuilder {
     }
 
     /// The key text (an absent input is refused as an empty one: only a
-    /// sparse index's keys can be absent), held to the largest key
-    /// DynamoDB allows.
+    /// sparse index's keys can be absent), held to the limit of its
+    /// template's role ([`KeyTemplate::role`]).
     pub fn finish(self) -> Result<String, KeyFormatError> {
-        self.finish_as(KeyRole::Any)
+        let role = self.tpl.role();
+        self.finish_as(role)
     }
 
     /// [`finish`](Self::finish) of a key of `role`.

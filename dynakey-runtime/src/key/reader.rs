@@ -8,7 +8,10 @@ use crate::error::{KeyFormatError, KeyFormatReason};
 
 /// Reads a key back, field by field, as generated `parse_*` functions do.
 /// Every field must be in the exact form a [`KeyWriter`](super::KeyWriter) writes, so a key
-/// that reads back writes back to the same text.
+/// that reads back writes back to the same text; and a key longer than
+/// its template's role holds ([`KeyTemplate::role`]: 2,048 bytes for a
+/// partition key, 1,024 for a sort key), which the writer refuses, is
+/// refused by the same check before anything is read.
 ///
 /// ```
 /// use dynakey_runtime::key::{KeyReader, KeyTemplate, PartFormat, TemplatePart::*};
@@ -30,6 +33,7 @@ pub struct KeyReader<'a> {
 impl<'a> KeyReader<'a> {
     /// A reader of `key` under `tpl` (its leading literal checked).
     pub fn new(tpl: &'static KeyTemplate, key: &'a str) -> Result<Self, KeyFormatError> {
+        super::limit::check_key_size(tpl, tpl.role(), key)?;
         let mut r = KeyReader {
             tpl,
             rest: key,

@@ -37,7 +37,7 @@ use std::borrow::Cow;
 
 use super::formats::KeyPartError;
 use super::HIGH;
-use crate::error::{KeyFormatError, KeyFormatReason};
+use crate::error::{KeyFormatError, KeyFormatReason, KeyRole};
 
 /// How one placeholder's value becomes text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -118,6 +118,9 @@ pub struct KeyTemplate {
     pub(super) parts: &'static [TemplatePart],
     pub(super) escape: char,
     pub(super) raw: bool,
+    /// Which key it is, for its size limit: the writer refuses and the
+    /// reader refuses a longer key alike.
+    pub(super) role: KeyRole,
 }
 
 impl KeyTemplate {
@@ -137,6 +140,7 @@ impl KeyTemplate {
             parts,
             escape: escape_char(parts),
             raw,
+            role: KeyRole::Any,
         }
     }
 
@@ -154,9 +158,28 @@ impl KeyTemplate {
         self
     }
 
+    /// The same template as a key of `role`: its keys are held to that
+    /// role's size limit when written and when read back (a template made
+    /// with [`KeyTemplate::new`] is of [`KeyRole::Any`], held to 2,048
+    /// bytes, the most any key holds).
+    ///
+    /// ```
+    /// use dynakey_runtime::key::{KeyTemplate, PartFormat, TemplatePart::*};
+    /// use dynakey_runtime::{KeyFormatReason, KeyRole};
+    /// static T: KeyTemplate = KeyTemplate::new("NOTE", "N#<id>",
+    ///     &[Lit("N#"), Field { name: "id", format: PartFormat::Text }]).of_role(KeyRole::Sort);
+    /// let err = T.build().str(&"x".repeat(1023)).finish().unwrap_err();
+    /// assert_eq!(err.reason, KeyFormatReason::TooLong { role: KeyRole::Sort, size: 1025 });
+    /// ```
+    pub const fn of_role(mut self, role: KeyRole) -> Self {
+        self.role = role;
+        self
+    }
+
     /// A derived entity's template: of entity `entity` (its discriminator),
     /// filling attribute `attr` of index `index` (`None`: the table's),
-    /// written `text`; its parts come from [`parts`](crate::key::parts).
+    /// written `text`; its parts come from [`parts`](crate::key::parts)
+    /// (the derive adds its role with [`of_role`](Self::of_role)).
     #[doc(hidden)]
     pub const fn __derived(
         entity: &'static str,
@@ -169,6 +192,12 @@ impl KeyTemplate {
         t.attr = attr;
         t.index = index;
         t
+    }
+
+    /// Which key this is (partition or sort; [`KeyRole::Any`] for a
+    /// template made by hand), which sets its size limit.
+    pub const fn role(&self) -> KeyRole {
+        self.role
     }
 
     /// A key of this template, written value by value.

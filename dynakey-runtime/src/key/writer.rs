@@ -175,10 +175,12 @@ impl KeyWriter {
     }
 
     /// The key text; refuses a key that came out empty, or longer than
-    /// any DynamoDB key (2,048 bytes): [`finish_as`](Self::finish_as)
-    /// with [`KeyRole::Any`].
+    /// its template's role allows: [`finish_as`](Self::finish_as) with
+    /// [`KeyTemplate::role`] (2,048 bytes for a partition key or a
+    /// template made by hand, 1,024 for a sort key).
     pub fn finish(self) -> Result<String, KeyFormatError> {
-        self.finish_as(KeyRole::Any)
+        let role = self.tpl.role();
+        self.finish_as(role)
     }
 
     /// The key text of a key of `role`; refuses a key that came out empty,

@@ -133,8 +133,16 @@ impl Scope {
         if !self.partition.iter().all(|(a, v)| same(a, v)) {
             return Some("its start key is outside the read's partition".into());
         }
+        // Each kind of condition is checked for what it is: `All` names a
+        // native index's first sort attribute too, whose type may be N or
+        // B, so only the template comparisons ask for an S sort key.
         let inside = match &self.sort {
-            None => true,
+            // No condition, or every key of the partition (shape and
+            // partition are checked above).
+            None | Some((_, SortKeyOp::All)) => true,
+            // A read that selects nothing sends nothing and hands out no
+            // cursor to resume.
+            Some((_, SortKeyOp::Empty)) => false,
             Some((_, SortKeyOp::Native(op))) => {
                 op.eq.iter().all(|(a, v)| same(a, v))
                     && op
@@ -142,7 +150,16 @@ impl Scope {
                         .as_ref()
                         .is_none_or(|(a, r)| key.get(*a).is_some_and(|k| in_range(r, k)))
             }
-            Some((attr, op)) => {
+            Some((
+                attr,
+                op @ (SortKeyOp::Eq(_)
+                | SortKeyOp::Lt(_)
+                | SortKeyOp::Le(_)
+                | SortKeyOp::Gt(_)
+                | SortKeyOp::Ge(_)
+                | SortKeyOp::Between(..)
+                | SortKeyOp::BeginsWith(_)),
+            )) => {
                 matches!(key.get(*attr), Some(AttributeValue::S(s)) if op.matches(s))
             }
         };

@@ -144,6 +144,85 @@ fn forged_fields_are_refused_even_with_a_valid_tag() {
     }
 }
 
+/// The scope of a native index read of partition `shop = "acme"` whose
+/// first sort attribute, `price`, is a number, under `op`.
+fn native_scope(op: &SortKeyOp) -> Scope {
+    let mut cx = Placeholders::default();
+    let n = cx.name("shop");
+    let v = cx.value(AttributeValue::S("acme".into()));
+    let kc = format!("{n} = {v}");
+    Scope::query(
+        QueryScope {
+            table: "t",
+            index: Some("ByPrice"),
+            key_condition: &kc,
+            filter: None,
+            projection: None,
+            forward: true,
+            partition: &[("shop", AttributeValue::S("acme".into()))],
+            sort: Some(("price", op)),
+        },
+        &cx,
+        vec!["pk", "sk", "shop", "price"],
+    )
+}
+
+fn native_key(shop: &str, price: AttributeValue) -> Item {
+    Item::from([
+        ("pk".to_owned(), AttributeValue::S("P#1".into())),
+        ("sk".to_owned(), AttributeValue::S("P".into())),
+        ("shop".to_owned(), AttributeValue::S(shop.into())),
+        ("price".to_owned(), price),
+    ])
+}
+
+#[test]
+fn each_kind_of_sort_condition_takes_the_start_keys_it_selects() {
+    use crate::key::{NativeRange, NativeSortOp};
+    let k = CursorKey::random();
+    let n = |x: &str| AttributeValue::N(x.into());
+    let ge_2 = SortKeyOp::Native(NativeSortOp {
+        eq: vec![],
+        range: Some(("price", NativeRange::Ge(n("2")))),
+    });
+    // (condition, start key's price, shop, taken?)
+    for (op, price, shop, ok) in [
+        // Every key of the partition: a number sort attribute is a key of it.
+        (SortKeyOp::All, n("12.5"), "acme", true),
+        (SortKeyOp::All, n("-3"), "acme", true),
+        (
+            SortKeyOp::All,
+            AttributeValue::B(Blob::new(vec![1])),
+            "acme",
+            true,
+        ),
+        (SortKeyOp::All, n("1"), "other", false),
+        (ge_2.clone(), n("2"), "acme", true),
+        (ge_2.clone(), n("1.5"), "acme", false),
+        (ge_2, AttributeValue::S("9".into()), "acme", false),
+        // Nothing selected: no start key is one of its keys.
+        (SortKeyOp::Empty, n("1"), "acme", false),
+        // A template comparison reads an S sort key only.
+        (SortKeyOp::Ge("1".into()), n("5"), "acme", false),
+        (
+            SortKeyOp::Ge("1".into()),
+            AttributeValue::S("5".into()),
+            "acme",
+            true,
+        ),
+    ] {
+        let s = native_scope(&op);
+        let scopes = [&s];
+        let lanes = [Position::At(Some(native_key(shop, price.clone())))];
+        let c = encode_cursor(&k, &scopes, &lanes, 1);
+        let got = decode_cursor(&k, &scopes, None, &c);
+        assert_eq!(got.is_ok(), ok, "{op:?} at {price:?} of {shop}: {got:?}");
+        if let Ok((l, _)) = got {
+            assert_eq!(l, lanes.to_vec());
+        }
+    }
+}
+
 proptest! {
     /// Any change to any byte of a cursor, or any cut or addition, is
     /// refused; a change that leaves the text equal reads as before.

@@ -199,28 +199,31 @@ impl Core {
     /// `SET attr = if_not_exists(attr, v)`, returning the value.
     pub fn set_if_not_exists<T: Attr>(&mut self, attr: &'static str, v: impl IntoField<T>) -> T {
         let v = v.into_field();
-        let a = v
-            .to_attr()
-            .unwrap_or(aws_sdk_dynamodb::types::AttributeValue::Null(true));
-        self.with(|u| u.set_if_not_exists(attr, a));
+        match written(attr, &v) {
+            Ok(a) => {
+                let a = a.unwrap_or(aws_sdk_dynamodb::types::AttributeValue::Null(true));
+                self.with(|u| u.set_if_not_exists(attr, a));
+            }
+            Err(e) => self.put_encoded(attr, Err(e)),
+        }
         v
     }
 
     /// Sets attribute `attr` to `v`, or removes it when `v` encodes to
-    /// nothing (`None`, an empty set).
+    /// nothing (`None`, an empty set); a value with no stored form the
+    /// decoder reads back is the error the update reports.
     pub fn put<T: Attr>(&mut self, attr: &'static str, v: &T) {
-        self.put_value(attr, v.to_attr());
+        self.put_encoded(attr, written(attr, v));
     }
 
     /// [`put`](Self::put), removing the attribute when `v` is empty too
     /// (`omit_empty`).
     pub fn put_omit_empty<T: Attr>(&mut self, attr: &'static str, v: &T) {
-        let a = if v.is_empty_value() {
-            None
+        if v.is_empty_value() {
+            self.put_value(attr, None);
         } else {
-            v.to_attr()
-        };
-        self.put_value(attr, a);
+            self.put(attr, v);
+        }
     }
 
     /// Sets or removes `attr`, whose value a field encoded otherwise (TTL,
@@ -293,5 +296,17 @@ impl Core {
             Some(e) => Err(e),
             None => Ok((self.upd, self.cond)),
         }
+    }
+}
+
+/// What `v` writes to attribute `attr`, unless it has no stored form the
+/// decoder reads back ([`Attr::unwritable`]).
+fn written<T: Attr>(
+    attr: &str,
+    v: &T,
+) -> Result<Option<aws_sdk_dynamodb::types::AttributeValue>, EncodeError> {
+    match v.unwritable() {
+        Some(u) => Err(EncodeError::unwritable(attr, u)),
+        None => Ok(v.to_attr()),
     }
 }
