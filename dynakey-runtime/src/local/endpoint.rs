@@ -18,7 +18,9 @@ use crate::error::Error;
 /// to programs on this machine (the AWS CLI, boto3, SDKs): a request from
 /// a web page (one with an `Origin`) or to another `Host` is refused,
 /// unless [`with_access`](Self::with_access) lets an origin in, and it
-/// can require SigV4 signatures. It runs until its shutdown future
+/// can require SigV4 signatures. That address is the only socket it
+/// listens on: the engine answers inside the process, so nothing reaches
+/// the database around those checks. It runs until its shutdown future
 /// resolves; then it stops accepting, lets the
 /// requests under way finish and returns. Run it on a runtime of its own
 /// and drop that runtime afterwards, and every handle on the database is

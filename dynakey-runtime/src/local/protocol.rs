@@ -113,3 +113,68 @@ fn reply(status: StatusCode, content_type: Option<&'static str>, body: String) -
     h.insert("x-amz-crc32", HeaderValue::from(crc));
     resp
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const AUTH: &str = "AWS4-HMAC-SHA256 Credential=x/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00";
+
+    fn headers(target: Option<&str>, auth: bool) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert("content-type", HeaderValue::from_static(AMZ_JSON));
+        h.insert("x-amz-date", HeaderValue::from_static("20260101T000000Z"));
+        if let Some(t) = target {
+            h.insert("x-amz-target", HeaderValue::from_str(t).unwrap());
+        }
+        if auth {
+            h.insert("authorization", HeaderValue::from_static(AUTH));
+        }
+        h
+    }
+
+    async fn call(
+        engine: &EngineSlot,
+        method: Method,
+        h: &HeaderMap,
+        body: &str,
+    ) -> (StatusCode, String) {
+        let uri = Uri::from_static("/");
+        let resp = answer(engine, &method, &uri, h, body.as_bytes()).await;
+        let status = resp.status();
+        let bytes = axum::body::to_bytes(resp.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        (status, String::from_utf8(bytes.to_vec()).unwrap())
+    }
+
+    #[tokio::test]
+    async fn the_handlers_steps_in_its_order_and_words() {
+        let engine = EngineSlot::new(dynoxide::Database::memory().unwrap());
+        let list = Some("DynamoDB_20120810.ListTables");
+        let (s, b) = call(&engine, Method::GET, &HeaderMap::new(), "").await;
+        assert_eq!((s, b.as_str()), (StatusCode::OK, HEALTHY));
+        let (s, b) = call(&engine, Method::POST, &headers(None, true), "{}").await;
+        assert_eq!(
+            (s, b.as_str()),
+            (StatusCode::BAD_REQUEST, UNKNOWN_OPERATION)
+        );
+        let nope = Some("DynamoDB_20120810.Nope");
+        let (_, b) = call(&engine, Method::POST, &headers(nope, true), "{}").await;
+        assert_eq!(b, UNKNOWN_OPERATION);
+        let (_, b) = call(&engine, Method::POST, &headers(list, true), "{x").await;
+        assert_eq!(b, BARE_SERIALIZATION);
+        let (s, b) = call(&engine, Method::POST, &headers(list, false), "{}").await;
+        assert_eq!(s, StatusCode::BAD_REQUEST);
+        assert!(b.contains("MissingAuthenticationToken"), "{b}");
+        let (_, b) = call(&engine, Method::POST, &headers(list, true), "").await;
+        assert_eq!(b, BARE_SERIALIZATION);
+        let (s, b) = call(&engine, Method::DELETE, &headers(list, true), "{}").await;
+        assert_eq!((s, b.as_str()), (StatusCode::NOT_FOUND, NOT_FOUND_BODY));
+        let (s, b) = call(&engine, Method::POST, &headers(list, true), "{}").await;
+        assert_eq!((s, b.as_str()), (StatusCode::OK, r#"{"TableNames":[]}"#));
+        engine.stop();
+        let (s, _) = call(&engine, Method::POST, &headers(list, true), "{}").await;
+        assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE);
+    }
+}
