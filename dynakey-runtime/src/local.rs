@@ -42,13 +42,16 @@ use crate::error::Error;
 
 mod access;
 mod auth;
+mod dispatch;
 mod endpoint;
 mod front;
 mod in_process;
 mod lean;
+mod protocol;
 pub use access::Access;
+use dispatch::EngineSlot;
 pub use endpoint::Endpoint;
-use in_process::{EngineSlot, InProcess};
+use in_process::InProcess;
 
 /// The environment variable naming a DynamoDB-compatible endpoint.
 pub const ENDPOINT_VAR: &str = "DYNAKEY_ENDPOINT";

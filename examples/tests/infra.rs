@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use dynakey::table::{export, Billing, TableOptions};
+use dynakey::table::{export, Billing, Encryption, TableOptions};
 use dynakey_examples::infra::{self, Catalog};
 use serde_json::Value;
 
@@ -297,6 +297,9 @@ fn documented() -> BTreeMap<&'static str, Option<Vec<&'static str>>> {
             Some(vec!["read_units_per_second", "write_units_per_second"]),
         ),
         ("tags", None),
+        // Data sources: the lookups of a KMS key named by alias or key id.
+        ("aws_kms_alias", Some(vec!["name"])),
+        ("aws_kms_key", Some(vec!["grant_tokens", "key_id"])),
     ])
 }
 
@@ -338,10 +341,18 @@ fn terraform_exports_use_only_documented_arguments() {
         let resources = e.terraform["resource"]
             .as_object()
             .expect("a resource object");
-        for (kind, by_name) in resources {
+        let data = e.terraform.get("data").map(|d| d.as_object().unwrap());
+        for (kind, by_name) in resources.iter().chain(data.into_iter().flatten()) {
             for (rname, body) in by_name.as_object().unwrap() {
                 check_block(kind, body, &docs, &format!("{}: {kind}.{rname}", e.name));
             }
+        }
+        for k in e.terraform.as_object().unwrap().keys() {
+            assert!(
+                ["resource", "data"].contains(&k.as_str()),
+                "{}: {k}",
+                e.name
+            );
         }
         let table = resources["aws_dynamodb_table"]
             .as_object()
@@ -377,6 +388,116 @@ fn terraform_exports_use_only_documented_arguments() {
                     e.name
                 );
             }
+        }
+    }
+}
+
+/// The `data` source a `${data.<kind>.<name>.<attribute>}` reference
+/// names, when `text` is one and `doc` declares it.
+fn declared_data<'a>(doc: &'a Value, text: &str) -> Option<(&'a Value, String)> {
+    let path = text.strip_prefix("${data.")?.strip_suffix('}')?;
+    let mut parts = path.split('.');
+    let (kind, name, attribute) = (parts.next()?, parts.next()?, parts.next()?);
+    Some((
+        doc["data"].get(kind)?.get(name)?,
+        format!("{kind}.{attribute}"),
+    ))
+}
+
+/// What the AWS provider's `verify.ValidARN` takes: `arn:` and five more
+/// `:`-separated parts, partition, service and resource not empty.
+fn valid_arn(text: &str) -> bool {
+    let parts: Vec<&str> = text.splitn(6, ':').collect();
+    parts.len() == 6
+        && parts[0] == "arn"
+        && !parts[1].is_empty()
+        && !parts[2].is_empty()
+        && !parts[5].is_empty()
+}
+
+#[test]
+fn terraform_writes_only_an_arn_or_a_lookups_arn_into_kms_key_arn() {
+    let key_arn = "arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab";
+    let cases = [
+        ("alias/store-table", "aws_kms_alias.target_key_arn", "name"),
+        ("alias/${oops}", "aws_kms_alias.target_key_arn", "name"),
+        (
+            "1234abcd-12ab-34cd-56ef-1234567890ab",
+            "aws_kms_key.arn",
+            "key_id",
+        ),
+        (
+            "mrk-1234abcd12ab34cd56ef1234567890ab",
+            "aws_kms_key.arn",
+            "key_id",
+        ),
+        (key_arn, "", ""),
+        (
+            "arn:aws:kms:eu-west-1:111122223333:alias/store-table",
+            "",
+            "",
+        ),
+    ];
+    let docs = documented();
+    for (key, lookup, argument) in cases {
+        let options = TableOptions::default().encryption(Encryption::Kms {
+            key: Some(key.into()),
+        });
+        let tf = Catalog::terraform("catalog", &options).unwrap();
+        let doc = tf.document();
+        // The text is JSON a `.tf.json` file holds, and reads back as the document.
+        assert_eq!(&serde_json::from_str::<Value>(&tf.json()).unwrap(), doc);
+        let sse = &doc["resource"]["aws_dynamodb_table"]["catalog"]["server_side_encryption"][0];
+        let arn = sse["kms_key_arn"].as_str().unwrap();
+        match declared_data(doc, arn) {
+            Some((source, named)) => {
+                assert_eq!(named, lookup, "{key}: {arn}");
+                // The lookup names the key literally (Terraform templates escaped).
+                let expect = key.replace("${", "$${");
+                assert_eq!(source[argument], expect.as_str(), "{key}");
+                let kind = lookup.split('.').next().unwrap();
+                check_block(kind, source, &docs, key);
+            }
+            None => {
+                assert!(valid_arn(arn), "{key}: kms_key_arn {arn:?} is no ARN");
+                assert_eq!(arn, key);
+                assert!(lookup.is_empty() && doc.get("data").is_none(), "{key}");
+            }
+        }
+    }
+    // The AWS-managed key: no ARN at all.
+    let options = TableOptions::default().encryption(Encryption::Kms { key: None });
+    let tf = Catalog::terraform("catalog", &options).unwrap();
+    let sse = &tf.document()["resource"]["aws_dynamodb_table"]["catalog"]["server_side_encryption"];
+    assert_eq!(sse, &serde_json::json!([{"enabled": true}]));
+    // CloudFormation's KMSMasterKeyId takes the alias as it is.
+    let options = TableOptions::default().encryption(Encryption::Kms {
+        key: Some("alias/store-table".into()),
+    });
+    let cfn = Catalog::cloudformation("catalog", &options).unwrap();
+    let props = &cfn.template()["Resources"][cfn.logical_id()]["Properties"];
+    assert_eq!(
+        props["SSESpecification"]["KMSMasterKeyId"],
+        "alias/store-table"
+    );
+}
+
+#[test]
+fn every_kms_key_arn_of_the_examples_tables_is_an_arn_or_a_lookup() {
+    for e in exports() {
+        for table in e.terraform["resource"]["aws_dynamodb_table"]
+            .as_object()
+            .unwrap()
+            .values()
+        {
+            let Some(arn) = table["server_side_encryption"][0]["kms_key_arn"].as_str() else {
+                continue;
+            };
+            assert!(
+                valid_arn(arn) || declared_data(&e.terraform, arn).is_some(),
+                "{}: kms_key_arn {arn:?}",
+                e.name
+            );
         }
     }
 }

@@ -11,81 +11,10 @@
 #[path = "support/served.rs"]
 mod served;
 
-use std::io::{Read, Write};
 use std::net::TcpStream;
 
-use dynakey::local::{Access, Endpoint};
+use dynakey::local::Access;
 use served::*;
-
-/// Serves `path` in-process with `access` on a thread of its own until
-/// the returned sender is used (or dropped).
-fn serve_in_process(
-    path: &std::path::Path,
-    access: Access,
-) -> (
-    String,
-    tokio::sync::oneshot::Sender<()>,
-    std::thread::JoinHandle<()>,
-) {
-    let ep = Endpoint::file(path, 0).unwrap().with_access(access);
-    let url = ep.url();
-    assert!(url.starts_with("http://127.0.0.1:"));
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(ep.serve_until(async move {
-            let _ = stopped.await;
-        }))
-        .unwrap();
-        drop(rt);
-    });
-    (url, stop, server)
-}
-
-/// One HTTP/1.1 exchange with `addr`: the status, the headers (lowercase
-/// names) and the body.
-fn exchange(addr: &str, request: &str) -> (u16, Vec<(String, String)>, String) {
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.write_all(request.as_bytes()).unwrap();
-    let mut text = String::new();
-    s.read_to_string(&mut text).unwrap();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    let headers = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
-        .collect();
-    (status, headers, body.to_owned())
-}
-
-fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    headers
-        .iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.as_str())
-}
-
-/// A ListTables POST with `extra` headers, as a page's script or a
-/// program would send it (a dummy SigV4 header: the engine checks only
-/// that there is one).
-fn list_tables(host: &str, extra: &str) -> String {
-    let body = "{}";
-    format!(
-        "POST / HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/x-amz-json-1.0\r\n\
-         X-Amz-Target: DynamoDB_20120810.ListTables\r\nX-Amz-Date: 20260101T000000Z\r\n\
-         Authorization: AWS4-HMAC-SHA256 Credential=x/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00\r\n\
-         {extra}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-}
 
 #[test]
 fn boto3_lists_and_reads_the_tables_of_a_served_file_database() {

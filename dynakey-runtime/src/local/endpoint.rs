@@ -8,6 +8,7 @@ use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 
 use super::access::Access;
+use super::dispatch::EngineSlot;
 use super::front;
 use crate::error::Error;
 
@@ -17,7 +18,9 @@ use crate::error::Error;
 /// to programs on this machine (the AWS CLI, boto3, SDKs): a request from
 /// a web page (one with an `Origin`) or to another `Host` is refused,
 /// unless [`with_access`](Self::with_access) lets an origin in, and it
-/// can require SigV4 signatures. It runs until its shutdown future
+/// can require SigV4 signatures. That address is the only socket it
+/// listens on: the engine answers inside the process, so nothing reaches
+/// the database around those checks. It runs until its shutdown future
 /// resolves; then it stops accepting, lets the
 /// requests under way finish and returns. Run it on a runtime of its own
 /// and drop that runtime afterwards, and every handle on the database is
@@ -156,39 +159,19 @@ impl Endpoint {
     ) -> Result<(), Error> {
         let listener = tokio::net::TcpListener::from_std(self.listener)
             .map_err(|e| Error::backend("could not hand the listener to the runtime", e))?;
-        let inner = front::engine_listener()
-            .await
-            .map_err(|e| Error::backend("could not listen for the engine on loopback", e))?;
-        let engine_addr = inner
-            .local_addr()
-            .map_err(|e| Error::backend("could not read the engine's address", e))?;
-        let (stop_engine, engine_stops) = tokio::sync::oneshot::channel::<()>();
-        let engine = tokio::spawn(dynoxide::server::serve_with_shutdown(
-            inner,
-            self.db,
-            async move {
-                let _ = engine_stops.await;
-            },
-        ));
-        // The front stops accepting and finishes its requests first, then
-        // the engine (and with it the last handle on the database).
-        let front = front::serve(
+        let engine = EngineSlot::new(self.db);
+        let served = front::serve(
             listener,
             self.addr.port(),
-            engine_addr,
+            engine.clone(),
             self.access,
             shutdown,
         )
         .await
         .map_err(|e| Error::backend("the endpoint stopped", e));
-        let _ = stop_engine.send(());
-        let engine = match engine.await {
-            Ok(r) => r.map_err(|message| Error::Backend {
-                message: format!("the endpoint's engine stopped: {message}"),
-                source: None,
-            }),
-            Err(e) => Err(Error::backend("the endpoint's engine panicked", e)),
-        };
-        front.and(engine)
+        // The front has stopped accepting and finished its requests: let go
+        // of the engine, the last handle on the database.
+        engine.stop();
+        served
     }
 }

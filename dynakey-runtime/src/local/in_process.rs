@@ -32,8 +32,7 @@
 //! the other threads go on with other tasks' work; reading the request and
 //! writing the response happen outside the turn.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 
 use aws_smithy_runtime_api::client::http::{
     HttpClient, HttpConnector, HttpConnectorFuture, HttpConnectorSettings, SharedHttpClient,
@@ -43,34 +42,8 @@ use aws_smithy_runtime_api::client::orchestrator::{HttpRequest, HttpResponse};
 use aws_smithy_runtime_api::client::result::ConnectorError;
 use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
 use aws_smithy_types::body::SdkBody;
-use dynoxide::actions;
 
-/// The engine a transport reaches, until its backend stops it, and the
-/// turn its requests take (see the module doc).
-pub(crate) struct EngineSlot {
-    db: Mutex<Option<dynoxide::Database>>,
-    turn: tokio::sync::Mutex<()>,
-}
-
-impl EngineSlot {
-    pub(crate) fn new(db: dynoxide::Database) -> Arc<Self> {
-        Arc::new(Self {
-            db: Mutex::new(Some(db)),
-            turn: tokio::sync::Mutex::new(()),
-        })
-    }
-
-    /// Stops the direct path: later requests fail as the stopped server's do.
-    pub(crate) fn stop(&self) {
-        if let Ok(mut g) = self.db.lock() {
-            *g = None;
-        }
-    }
-
-    fn get(&self) -> Option<dynoxide::Database> {
-        self.db.lock().ok()?.clone()
-    }
-}
+use super::dispatch::{request_id, EngineSlot};
 
 /// The HTTP client of the embedded engine (see the module doc): requests
 /// go to the engine directly when they can, else to `fallback`, a client
@@ -112,12 +85,6 @@ struct Connector {
     fallback: SharedHttpConnector,
 }
 
-impl std::fmt::Debug for EngineSlot {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("EngineSlot").finish_non_exhaustive()
-    }
-}
-
 impl HttpConnector for Connector {
     fn call(&self, request: HttpRequest) -> HttpConnectorFuture {
         let Some(db) = self.engine.get() else {
@@ -129,7 +96,7 @@ impl HttpConnector for Connector {
         let fallback = self.fallback.clone();
         HttpConnectorFuture::new(async move {
             let answer = match direct_request(&request) {
-                Some((op, body)) => run(&db, &engine.turn, op, body).await,
+                Some((op, body)) => run(&engine, &db, op, body).await,
                 None => None,
             };
             match answer {
@@ -169,66 +136,33 @@ pub(crate) fn direct_request(request: &HttpRequest) -> Option<(&str, &str)> {
     Some((op, body))
 }
 
+/// The operations the direct path answers: those the handler reads on
+/// DynamoDB's current validation layer. It reads the others
+/// (BatchWriteItem, the transactions, PartiQL) on the older layer, which
+/// words some refusals otherwise, and only the handler can select it.
+/// Control-plane calls are listed because every test makes them.
+const DIRECT: [&str; 10] = [
+    "PutItem",
+    "GetItem",
+    "DeleteItem",
+    "UpdateItem",
+    "Query",
+    "Scan",
+    "BatchGetItem",
+    "CreateTable",
+    "DescribeTable",
+    "DeleteTable",
+];
+
 /// `deserialize → method → serialize` of one operation, as the handler
 /// runs it; `None` on any error (the handler words it).
-///
-/// Only operations the handler reads on DynamoDB's current validation
-/// layer are listed: it reads the others (BatchWriteItem, the
-/// transactions, PartiQL) on the older layer, which accepts other number
-/// forms, and only the handler can select it. Control-plane calls are
-/// listed because every test makes them.
-async fn run(
-    db: &dynoxide::Database,
-    turn: &tokio::sync::Mutex<()>,
-    op: &str,
-    body: &str,
-) -> Option<String> {
-    macro_rules! ops {
-        ($($name:literal => $module:ident :: $request:ident => $method:ident,)*) => {
-            match op {
-                $($name => call(turn, body, |r: actions::$module::$request| db.$method(r)).await,)*
-                _ => None,
-            }
-        };
+async fn run(engine: &EngineSlot, db: &dynoxide::Database, op: &str, body: &str) -> Option<String> {
+    if !DIRECT.contains(&op) {
+        return None;
     }
-    ops! {
-        "PutItem" => put_item::PutItemRequest => put_item,
-        "GetItem" => get_item::GetItemRequest => get_item,
-        "DeleteItem" => delete_item::DeleteItemRequest => delete_item,
-        "UpdateItem" => update_item::UpdateItemRequest => update_item,
-        "Query" => query::QueryRequest => query,
-        "Scan" => scan::ScanRequest => scan,
-        "BatchGetItem" => batch_get_item::BatchGetItemRequest => batch_get_item,
-        "CreateTable" => create_table::CreateTableRequest => create_table,
-        "DescribeTable" => describe_table::DescribeTableRequest => describe_table,
-        "DeleteTable" => delete_table::DeleteTableRequest => delete_table,
-    }
-}
-
-async fn call<Req, Resp>(
-    turn: &tokio::sync::Mutex<()>,
-    body: &str,
-    f: impl FnOnce(Req) -> dynoxide::Result<Resp>,
-) -> Option<String>
-where
-    Req: serde::de::DeserializeOwned,
-    Resp: serde::Serialize,
-{
-    let request: Req = serde_json::from_str(body).ok()?;
-    let response = {
-        let _turn = turn.lock().await;
-        f(request).ok()?
-    };
-    // The engine has run: from here on the request is answered here, never
-    // sent again. (Serialising a response of maps and strings cannot fail;
-    // if it did, this is the handler's answer to it.)
-    Some(serde_json::to_string(&response).unwrap_or_else(|e| {
-        serde_json::json!({
-            "__type": "com.amazonaws.dynamodb.v20120810#InternalServerError",
-            "message": e.to_string(),
-        })
-        .to_string()
-    }))
+    // The engine has run once this is `Some`: from here on the request is
+    // answered here, never sent again.
+    engine.run(db, op, body).await?.ok()
 }
 
 /// A 200 with the headers DynamoDB sends: content type, request id and
@@ -246,16 +180,4 @@ fn ok_response(json: String) -> HttpResponse {
     headers.insert("x-amzn-requestid", request_id());
     headers.insert("x-amz-crc32", crc.to_string());
     response
-}
-
-/// A request id in DynamoDB's form, 52 characters of `[0-9A-Z]`: a v7
-/// uuid made once per process (its start and randomness) and a count of
-/// the process's requests. (A uuid per request reads the OS's random
-/// source each time, a system call on every request.)
-fn request_id() -> String {
-    static PROCESS: OnceLock<u128> = OnceLock::new();
-    static COUNT: AtomicU64 = AtomicU64::new(0);
-    let process = *PROCESS.get_or_init(|| uuid::Uuid::now_v7().as_u128());
-    let n = COUNT.fetch_add(1, Ordering::Relaxed);
-    format!("{process:032X}{n:020}")
 }

@@ -9,7 +9,7 @@
 
 #![allow(dead_code)] // each test file uses part of it
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
@@ -215,6 +215,11 @@ impl Served {
         Served { child, url, banner }
     }
 
+    /// Its process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The port it serves on.
     pub fn port(&self) -> u16 {
         self.url.rsplit(':').next().unwrap().parse().unwrap()
@@ -341,4 +346,120 @@ pub fn aws(
         return Err(String::from_utf8_lossy(&out.stderr).into_owned());
     }
     Ok(serde_json::from_slice(&out.stdout).unwrap())
+}
+
+/// The TCP sockets process `pid` (`"self"`: this one) listens on: the
+/// rows of `/proc/<pid>/net/tcp` and `tcp6` in state LISTEN whose inode
+/// is a socket among the process's open files (those tables list every
+/// socket of the network namespace, the inodes say which are its own).
+/// Linux only.
+pub fn listening_tcp(pid: &str) -> Vec<std::net::SocketAddr> {
+    let proc = Path::new("/proc").join(pid);
+    let own: std::collections::HashSet<String> = std::fs::read_dir(proc.join("fd"))
+        .unwrap()
+        .filter_map(|e| std::fs::read_link(e.ok()?.path()).ok())
+        .filter_map(|l| {
+            let l = l.to_str()?;
+            Some(l.strip_prefix("socket:[")?.strip_suffix(']')?.to_owned())
+        })
+        .collect();
+    let mut found = Vec::new();
+    for table in ["tcp", "tcp6"] {
+        let text = std::fs::read_to_string(proc.join("net").join(table)).unwrap_or_default();
+        for row in text.lines().skip(1) {
+            let cols: Vec<&str> = row.split_whitespace().collect();
+            // local_address, st (0A: LISTEN), inode
+            if cols.len() > 9 && cols[3] == "0A" && own.contains(cols[9]) {
+                found.push(proc_addr(cols[1]));
+            }
+        }
+    }
+    found
+}
+
+/// An address as `/proc/net/tcp{,6}` writes it: the IP's 32-bit words in
+/// host order (little-endian here), in hex, then `:` and the port.
+fn proc_addr(text: &str) -> std::net::SocketAddr {
+    let (ip, port) = text.split_once(':').unwrap();
+    let port = u16::from_str_radix(port, 16).unwrap();
+    let words: Vec<u32> = (0..ip.len() / 8)
+        .map(|i| u32::from_str_radix(&ip[i * 8..i * 8 + 8], 16).unwrap())
+        .collect();
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let ip = match bytes.len() {
+        4 => std::net::IpAddr::from(<[u8; 4]>::try_from(bytes).unwrap()),
+        _ => std::net::IpAddr::from(<[u8; 16]>::try_from(bytes).unwrap()),
+    };
+    std::net::SocketAddr::new(ip, port)
+}
+
+/// One HTTP/1.1 exchange with `addr`: the status, the headers (lowercase
+/// names) and the body.
+pub fn exchange(addr: &str, request: &str) -> (u16, Vec<(String, String)>, String) {
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.write_all(request.as_bytes()).unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    (status, headers, body.to_owned())
+}
+
+/// The value of header `name` (lowercase) in `headers`.
+pub fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// A ListTables POST with `extra` headers, as a page's script or a
+/// program would send it (a dummy SigV4 header: the engine checks only
+/// that there is one).
+pub fn list_tables(host: &str, extra: &str) -> String {
+    let body = "{}";
+    format!(
+        "POST / HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/x-amz-json-1.0\r\n\
+         X-Amz-Target: DynamoDB_20120810.ListTables\r\nX-Amz-Date: 20260101T000000Z\r\n\
+         Authorization: AWS4-HMAC-SHA256 Credential=x/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00\r\n\
+         {extra}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+/// Serves `path` in-process with `access` on a thread of its own until
+/// the returned sender is used (or dropped).
+pub fn serve_in_process(
+    path: &std::path::Path,
+    access: local::Access,
+) -> (
+    String,
+    tokio::sync::oneshot::Sender<()>,
+    std::thread::JoinHandle<()>,
+) {
+    let ep = local::Endpoint::file(path, 0).unwrap().with_access(access);
+    let url = ep.url();
+    assert!(url.starts_with("http://127.0.0.1:"));
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(ep.serve_until(async move {
+            let _ = stopped.await;
+        }))
+        .unwrap();
+        drop(rt);
+    });
+    (url, stop, server)
 }

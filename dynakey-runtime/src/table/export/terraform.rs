@@ -169,12 +169,10 @@ fn table(m: &Model) -> Map<String, Value> {
         Some(Encryption::AwsOwned) => {
             r.insert("server_side_encryption".into(), json!([{"enabled": false}]));
         }
-        Some(Encryption::Kms { key }) => {
-            let mut b = json!({"enabled": true});
-            if let Some(k) = key {
-                b["kms_key_arn"] = json!(k);
-            }
-            r.insert("server_side_encryption".into(), json!([b]));
+        // A customer-managed key's ARN is written by `terraform` below,
+        // after the literals are escaped: it may be a reference.
+        Some(Encryption::Kms { .. }) => {
+            r.insert("server_side_encryption".into(), json!([{"enabled": true}]));
         }
     }
     if !o.tags.is_empty() {
@@ -182,6 +180,46 @@ fn table(m: &Model) -> Map<String, Value> {
         r.insert("tags".into(), Value::Object(tags));
     }
     r
+}
+
+/// Where `kms_key_arn` comes from for a customer-managed `key`. The AWS
+/// provider refuses anything but an ARN there (`verify.ValidARN`), while
+/// DynamoDB and CloudFormation's `KMSMasterKeyId` also take a key id or an
+/// alias: an ARN is written as it is, an alias is looked up with
+/// `data "aws_kms_alias"` (its `target_key_arn`), a key id with
+/// `data "aws_kms_key"` (its `arn`).
+enum KmsKey<'a> {
+    Arn(&'a str),
+    Alias(&'a str),
+    Id(&'a str),
+}
+
+impl<'a> KmsKey<'a> {
+    fn of(key: &'a str) -> Self {
+        if key.starts_with("arn:") {
+            KmsKey::Arn(key)
+        } else if key.starts_with("alias/") {
+            KmsKey::Alias(key)
+        } else {
+            KmsKey::Id(key)
+        }
+    }
+
+    /// The `data` source to declare as `<kind>.<id>` with its arguments,
+    /// and the value of `kms_key_arn` (a literal or a reference to it).
+    fn arn(&self, id: &str) -> (Option<(&'static str, Value)>, String) {
+        match self {
+            KmsKey::Arn(arn) => (None, escape(arn)),
+            KmsKey::Alias(name) => (
+                Some(("aws_kms_alias", json!({ "name": escape(name) }))),
+                format!("${{data.aws_kms_alias.{id}.target_key_arn}}"),
+            ),
+            KmsKey::Id(key_id) => (
+                Some(("aws_kms_key", json!({ "key_id": escape(key_id) }))),
+                format!("${{data.aws_kms_key.{id}.arn}}"),
+            ),
+        }
+    }
 }
 
 /// Terraform reads every string of a `.tf.json` as a template: `${` and
@@ -204,7 +242,31 @@ fn literal(v: &mut Value) {
 /// same table [`cloudformation`](super::cloudformation) describes and
 /// [`create_table_with`](crate::table::create_table_with) creates.
 ///
-/// See the examples on [`export`](super) and [`Terraform::resource_name`].
+/// A customer-managed KMS key ([`Encryption::Kms`]) goes into
+/// `kms_key_arn`, which the AWS provider takes only as an ARN: an ARN is
+/// written as it is, an alias is looked up with a `data "aws_kms_alias"`
+/// of the same name as the table's resource and a key id with a
+/// `data "aws_kms_key"`, and `kms_key_arn` refers to the lookup's ARN.
+///
+/// ```
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "E")]
+/// # #[pk("E#<id>")] struct E { id: String }
+/// use dynakey_runtime::{table::{export, Encryption, TableOptions}, Entity};
+/// let kms = |key: &str| TableOptions::default().encryption(Encryption::Kms { key: Some(key.into()) });
+/// let t = export::terraform("orders", &[E::META], &kms("alias/orders")).unwrap();
+/// let d = t.document();
+/// assert_eq!(d["data"]["aws_kms_alias"]["orders"]["name"], "alias/orders");
+/// let sse = &d["resource"]["aws_dynamodb_table"]["orders"]["server_side_encryption"][0];
+/// assert_eq!(sse["kms_key_arn"], "${data.aws_kms_alias.orders.target_key_arn}");
+///
+/// let arn = "arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab";
+/// let t = export::terraform("orders", &[E::META], &kms(arn)).unwrap();
+/// assert!(t.document().get("data").is_none());
+/// ```
+///
+/// See also the examples on [`export`](super) and [`Terraform::resource_name`].
 pub fn terraform(
     name: &str,
     metas: &[&EntityMeta],
@@ -215,6 +277,14 @@ pub fn terraform(
     let mut resources = Map::new();
     let mut t = Value::Object(table(&m));
     literal(&mut t);
+    let mut data = Map::new();
+    if let Some(Encryption::Kms { key: Some(key) }) = &options.encryption {
+        let (source, arn) = KmsKey::of(key).arn(&id);
+        if let Some((kind, args)) = source {
+            data.insert(kind.into(), json!({ id.clone(): args }));
+        }
+        t["server_side_encryption"][0]["kms_key_arn"] = json!(arn);
+    }
     resources.insert("aws_dynamodb_table".into(), json!({ id.clone(): t }));
     if let Some(doc) = options.policy_document() {
         resources.insert(
@@ -225,8 +295,12 @@ pub fn terraform(
             }}),
         );
     }
+    let mut document = json!({ "resource": resources });
+    if !data.is_empty() {
+        document["data"] = Value::Object(data);
+    }
     Ok(Terraform {
         resource_name: id,
-        document: json!({ "resource": resources }),
+        document,
     })
 }
