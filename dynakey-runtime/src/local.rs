@@ -201,6 +201,7 @@ impl Backend {
     /// assert_eq!(streams.config().region().unwrap().as_ref(), "us-east-1");
     /// ```
     #[cfg(feature = "streams")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
     pub fn streams_client(&self) -> aws_sdk_dynamodbstreams::Client {
         let conf = aws_sdk_dynamodbstreams::Config::builder()
             .behavior_version(aws_sdk_dynamodbstreams::config::BehaviorVersion::latest())
