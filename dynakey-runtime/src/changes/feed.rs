@@ -80,6 +80,7 @@ enum Buffered<T> {
 /// assert!(again.catch_up().await.unwrap().is_empty());  // nothing twice
 /// # });
 /// ```
+#[cfg(feature = "streams")]
 #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 #[derive(Debug)]
 #[must_use = "a change feed reads nothing until polled (catch_up, poll)"]
@@ -97,6 +98,7 @@ pub struct ChangeFeed<T> {
     checkpoint: Checkpoint,
 }
 
+#[cfg(feature = "streams")]
 #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 impl Db {
     /// The table's changes, decoded by `decoder`; see [`ChangeFeed`].

@@ -27,6 +27,7 @@ use crate::error::change::ChangeError;
 ///     AttributeValue::L(vec![AttributeValue::N("1".into()), AttributeValue::Null(true)])
 /// );
 /// ```
+#[cfg(feature = "streams")]
 #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 pub fn from_stream_value(v: &StreamValue) -> Result<AttributeValue, ChangeError> {
     Ok(match v {
@@ -59,6 +60,7 @@ pub fn from_stream_value(v: &StreamValue) -> Result<AttributeValue, ChangeError>
 /// let item = dynakey_runtime::changes::from_stream_item(&m).unwrap();
 /// assert_eq!(item["pk"].as_s().unwrap(), "A");
 /// ```
+#[cfg(feature = "streams")]
 #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 pub fn from_stream_item(m: &HashMap<String, StreamValue>) -> Result<Item, ChangeError> {
     m.iter()
@@ -78,6 +80,7 @@ pub fn from_stream_item(m: &HashMap<String, StreamValue>) -> Result<Item, Change
 ///     .build();
 /// assert_eq!(record_from_stream(&r).unwrap().op, Operation::Expire);
 /// ```
+#[cfg(feature = "streams")]
 #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 pub fn record_from_stream(r: &Record) -> Result<ChangeRecord, ChangeError> {
     let ttl = r
@@ -122,6 +125,7 @@ pub fn record_from_stream(r: &Record) -> Result<ChangeRecord, ChangeError> {
     Ok(out)
 }
 
+#[cfg(feature = "streams")]
 #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 impl<T> ChangeDecoder<T> {
     /// Decodes one Streams API record (what `GetRecords` returns).
