@@ -50,6 +50,10 @@
 //! features) is written once, in the `dynakey` facade's documentation;
 //! this crate's features are the same, forwarded by the facade.
 
+// docs.rs builds with `--cfg docsrs` on nightly: each gated item's page
+// says which feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 mod batch;
 pub mod changes;
 mod check;
@@ -62,9 +66,11 @@ pub mod error;
 pub mod explain;
 pub mod expr;
 #[cfg(feature = "testing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod fault;
 pub mod key;
 #[cfg(feature = "local")]
+#[cfg_attr(docsrs, doc(cfg(feature = "local")))]
 pub mod local;
 mod number;
 pub mod obs;
@@ -75,6 +81,7 @@ pub mod rules;
 pub mod schema;
 mod size;
 #[cfg(feature = "testing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod spy;
 pub mod table;
 mod transact;

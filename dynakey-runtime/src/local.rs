@@ -8,8 +8,8 @@
 //! refuses, batch writes, transactions) goes to that handler, served on
 //! loopback on a port the OS picks (`127.0.0.1:0`) on its own thread, so
 //! every request gets every check dynoxide makes and every error its
-//! handler's wording (see `in_process.rs` for the split, and the README's
-//! performance section for what each costs). Parallel tests never share a
+//! handler's wording (see `in_process.rs` for the split, and the guide's
+//! Performance page, `dynakey::_guide::_14_performance`, for what each costs). Parallel tests never share a
 //! port or a database. [`Backend::endpoint`] is that server, for clients
 //! of your own.
 //!
@@ -204,6 +204,7 @@ impl Backend {
     /// assert_eq!(streams.config().region().unwrap().as_ref(), "us-east-1");
     /// ```
     #[cfg(feature = "streams")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
     pub fn streams_client(&self) -> aws_sdk_dynamodbstreams::Client {
         let conf = aws_sdk_dynamodbstreams::Config::builder()
             .behavior_version(aws_sdk_dynamodbstreams::config::BehaviorVersion::latest())

@@ -36,6 +36,12 @@
 //! assert_eq!(Employee::from_item(&item).unwrap(), e);
 //! ```
 //!
+//! ## The guide
+//!
+//! The guide is part of this documentation, one page per topic, every
+//! example compiled and run by `cargo test --doc`: start with the
+//! [tutorial](_guide::_01_tutorial), or see [the index](_guide).
+//!
 //! ## Attributes
 //!
 //! | attribute | meaning |
@@ -92,7 +98,8 @@
 //! its sort key if the index has one, as a `(String, Option<String>)`; an
 //! index is queried through `gsi1_pk(..)`).
 //!
-//! Mistakes are compile errors with DYNA codes (see the README).
+//! Mistakes are compile errors with DYNA codes (see
+//! [Diagnostics](_guide::_03_diagnostics)).
 //!
 //! ## One name per operation
 //!
@@ -110,6 +117,9 @@
 //!
 //! ## Features
 //!
+//! On docs.rs every feature is on, and each item that needs one says
+//! which.
+//!
 //! - `local` (off by default): the embedded engine, `dynakey::local` (dynoxide on
 //!   SQLite, in the process). Turn it on for tests only, so a release
 //!   binary compiles no SQLite:
@@ -122,14 +132,14 @@
 //!   dynakey = { version = "0.1", features = ["local"] }
 //!   ```
 //! - `tracing` (on by default): a `tracing` span per request with
-//!   OpenTelemetry's DynamoDB attributes (`obs`); cheap when no subscriber
+//!   OpenTelemetry's DynamoDB attributes ([`obs`]); cheap when no subscriber
 //!   listens.
-//! - `testing` (off by default): `fault`, fault injection at the HTTP
-//!   layer for testing retry paths and stale index reads, and `spy`, a
+//! - `testing` (off by default): [`fault`], fault injection at the HTTP
+//!   layer for testing retry paths and stale index reads, and [`spy`], a
 //!   recorder of the requests a client sent.
 //! - `streams` (off by default): `db.changes(..)`, a consumer of a table's
 //!   stream yielding typed changes, and typed changes from
-//!   `aws-sdk-dynamodbstreams` records (see `changes`).
+//!   `aws-sdk-dynamodbstreams` records (see [`changes`]).
 //! - `lambda` (off by default): typed changes from Lambda's DynamoDB event
 //!   (`aws_lambda_events`).
 //!
@@ -173,6 +183,13 @@
 //! assert_eq!(db.query(WorkItem::gsi1_pk("ann").unwrap()).filter(open).count().await.unwrap(), 0);
 //! # });
 //! ```
+
+// docs.rs builds with `--cfg docsrs` on nightly: each gated item's page
+// says which feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[path = "guide/mod.rs"]
+pub mod _guide;
 
 pub use dynakey_derive::{DynamoEntity, DynamoProjection, DynamoTable, DynamoUnion, DynamoValue};
 

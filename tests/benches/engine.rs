@@ -9,7 +9,7 @@
 //!
 //! Criterion times each case; then every case is timed again, the cases
 //! interleaved round by round, and the medians are printed as ratios to
-//! dynoxide's call (what the README quotes).
+//! dynoxide's call (what the guide's Performance page quotes).
 //!
 //! `cargo bench -p dynakey-tests --bench engine`
 

@@ -165,7 +165,7 @@ impl fmt::Display for IndexChange {
 }
 
 /// An item is in an index while all of the index's key attributes exist
-/// (README, Guarantees); a change can bring it in, take it out, or change
+/// (the guide's Guarantees page); a change can bring it in, take it out, or change
 /// its index key (see the example on [`IndexChange`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum IndexTransition {

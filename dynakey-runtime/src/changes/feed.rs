@@ -80,6 +80,8 @@ enum Buffered<T> {
 /// assert!(again.catch_up().await.unwrap().is_empty());  // nothing twice
 /// # });
 /// ```
+#[cfg(feature = "streams")]
+#[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 #[derive(Debug)]
 #[must_use = "a change feed reads nothing until polled (catch_up, poll)"]
 pub struct ChangeFeed<T> {
@@ -96,6 +98,8 @@ pub struct ChangeFeed<T> {
     checkpoint: Checkpoint,
 }
 
+#[cfg(feature = "streams")]
+#[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 impl Db {
     /// The table's changes, decoded by `decoder`; see [`ChangeFeed`].
     pub fn changes<T>(&self, decoder: ChangeDecoder<T>) -> ChangeFeed<T> {

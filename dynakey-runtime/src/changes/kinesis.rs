@@ -138,6 +138,8 @@ mod lambda {
     /// assert_eq!((r.op, r.sequence_number.as_deref()), (Operation::Insert, Some("4959")));
     /// assert_eq!(r.shard_id.as_deref(), Some("shardId-000000000000"));
     /// ```
+    #[cfg(feature = "lambda")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "lambda")))]
     pub fn record_from_kinesis(r: &KinesisEventRecord) -> Result<ChangeRecord, ChangeError> {
         let mut out = record_from_kinesis_data(&r.kinesis.data.0)?;
         out.sequence_number = Some(r.kinesis.sequence_number.clone()).filter(|s| !s.is_empty());
@@ -145,6 +147,8 @@ mod lambda {
         Ok(out)
     }
 
+    #[cfg(feature = "lambda")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "lambda")))]
     impl<T> ChangeDecoder<T> {
         /// Decodes one record of Lambda's Kinesis event (see
         /// [`record_from_kinesis`]).

@@ -50,6 +50,8 @@ fn image(i: &serde_dynamo::Item) -> Option<Item> {
 /// let at = record_from_lambda(&kinesis).unwrap().created_at.unwrap();
 /// assert_eq!(at.duration_since(std::time::UNIX_EPOCH).unwrap().as_millis(), 1_731_600_037_123);
 /// ```
+#[cfg(feature = "lambda")]
+#[cfg_attr(docsrs, doc(cfg(feature = "lambda")))]
 pub fn record_from_lambda(r: &EventRecord) -> Result<ChangeRecord, ChangeError> {
     let ttl = r
         .user_identity
@@ -92,6 +94,8 @@ pub fn record_from_lambda(r: &EventRecord) -> Result<ChangeRecord, ChangeError> 
     Ok(out)
 }
 
+#[cfg(feature = "lambda")]
+#[cfg_attr(docsrs, doc(cfg(feature = "lambda")))]
 impl<T> ChangeDecoder<T> {
     /// Decodes one record of Lambda's DynamoDB event.
     ///

@@ -86,6 +86,10 @@ mod record;
 mod time;
 mod value;
 
+// The public items of these gated modules carry the gate again, with its
+// `doc(cfg)`: rustdoc shows a badge for a cfg on the item itself, also
+// where the facade re-exports it (docs.rs passes `--cfg docsrs` to rustdoc
+// only, so this crate's `doc(cfg)` is not in the facade's view of it).
 #[cfg(feature = "streams")]
 pub(crate) mod client;
 #[cfg(feature = "streams")]

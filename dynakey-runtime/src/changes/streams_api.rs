@@ -27,6 +27,8 @@ use crate::error::change::ChangeError;
 ///     AttributeValue::L(vec![AttributeValue::N("1".into()), AttributeValue::Null(true)])
 /// );
 /// ```
+#[cfg(feature = "streams")]
+#[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 pub fn from_stream_value(v: &StreamValue) -> Result<AttributeValue, ChangeError> {
     Ok(match v {
         StreamValue::S(s) => AttributeValue::S(s.clone()),
@@ -58,6 +60,8 @@ pub fn from_stream_value(v: &StreamValue) -> Result<AttributeValue, ChangeError>
 /// let item = dynakey_runtime::changes::from_stream_item(&m).unwrap();
 /// assert_eq!(item["pk"].as_s().unwrap(), "A");
 /// ```
+#[cfg(feature = "streams")]
+#[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 pub fn from_stream_item(m: &HashMap<String, StreamValue>) -> Result<Item, ChangeError> {
     m.iter()
         .map(|(k, v)| Ok((k.clone(), from_stream_value(v)?)))
@@ -76,6 +80,8 @@ pub fn from_stream_item(m: &HashMap<String, StreamValue>) -> Result<Item, Change
 ///     .build();
 /// assert_eq!(record_from_stream(&r).unwrap().op, Operation::Expire);
 /// ```
+#[cfg(feature = "streams")]
+#[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 pub fn record_from_stream(r: &Record) -> Result<ChangeRecord, ChangeError> {
     let ttl = r
         .user_identity()
@@ -119,6 +125,8 @@ pub fn record_from_stream(r: &Record) -> Result<ChangeRecord, ChangeError> {
     Ok(out)
 }
 
+#[cfg(feature = "streams")]
+#[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 impl<T> ChangeDecoder<T> {
     /// Decodes one Streams API record (what `GetRecords` returns).
     ///

@@ -1,6 +1,7 @@
 //! The live view of a table: a sample of its items, each named by its
 //! entity and checked against what `to_item()` of its decoded value would
-//! store (the write guarantee of the README, offered as a tool).
+//! store (the write guarantee of the guide's Guarantees page,
+//! `dynakey::_guide::_11_guarantees`, offered as a tool).
 
 use aws_sdk_dynamodb::types::AttributeValue;
 

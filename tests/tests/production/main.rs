@@ -5,7 +5,6 @@
 mod capture;
 mod cost;
 mod explain;
-mod readme;
 mod spy;
 mod stale;
 mod tracing_spans;

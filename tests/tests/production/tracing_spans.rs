@@ -142,3 +142,24 @@ async fn without_a_subscriber_nothing_is_recorded_and_requests_work() {
         .unwrap()
         .is_some());
 }
+
+/// The guide's Observability example (a query of one item through GSI1
+/// under a subscriber set as the default): its span's fields. Moved here
+/// from the README's mirror, since the guide's doctest cannot capture.
+#[tokio::test]
+async fn the_guides_query_span_names_its_index_count_and_capacity() -> dynakey::Result<()> {
+    let f = fixture().await;
+    let db = f.db.clone();
+    db.put(&note("ann", 1, Some("red"))).await?;
+    let (cap, _outer) = capture();
+    let _guard = tracing::subscriber::set_default(cap.clone());
+    db.query(Note::gsi1_pk("red")?).all().await?;
+    let span = &cap.of("Query")[0];
+    assert_eq!(span.get("aws.dynamodb.index_name"), Some("GSI1"));
+    assert_eq!(span.get("aws.dynamodb.count"), Some("1"));
+    if !on_server() {
+        // An eventually consistent read of one small item: half a unit.
+        assert_eq!(span.num("aws.dynamodb.consumed_capacity"), Some(0.5));
+    }
+    Ok(())
+}

@@ -1,34 +1,17 @@
 //! Every ```rust block of the README, compiled and run by the test command.
 //!
-//! The README shows snippets without the setup around them, so rustdoc
-//! cannot compile it as it stands, and hidden `# ` lines would show on
-//! GitHub. Instead each snippet sits here verbatim inside the setup it
-//! needs (one module per README section), and [`every_snippet_is_here`]
-//! fails when a README block is not found, line for line, in these files:
-//! a snippet edited in the README without being edited here fails the
-//! test command. A line here marked `// not in the README` (setup that
-//! must run between two lines of a snippet) is left out of the comparison.
+//! The guide lives in rustdoc (`dynakey/src/guide/`), where every example
+//! is a doctest; the README is a landing page with one short example.
+//! The README shows it without the setup around it, so rustdoc cannot
+//! compile it as it stands, and hidden `# ` lines would show on GitHub.
+//! Instead the snippet sits here verbatim inside the setup it needs, and
+//! [`every_snippet_is_here`] fails when a README block is not found, line
+//! for line, in these files: a snippet edited in the README without being
+//! edited here fails the test command. A line here marked
+//! `// not in the README` (setup that must run between two lines of a
+//! snippet) is left out of the comparison.
 
-mod changes;
-mod evolution;
-mod infra;
 mod intro;
-mod native;
-mod rules;
-mod updates;
-mod whole_api;
-
-/// A table of its own on the backend (`DYNAKEY_ENDPOINT`, or the embedded
-/// engine) for these entities; none when `metas` is empty (the snippet
-/// creates it). Keep the backend alive for the test.
-async fn fresh(metas: &[&'static dynakey::EntityMeta]) -> (dynakey::local::Backend, dynakey::Db) {
-    let backend = dynakey::local::from_env().unwrap();
-    let db = backend.db(format!("readme_{}", uuid::Uuid::new_v4().simple()));
-    if !metas.is_empty() {
-        db.create_table(metas).await.unwrap();
-    }
-    (backend, db)
-}
 
 /// The README's ```rust blocks: the line each starts at and its lines
 /// (trimmed, blank lines dropped).
@@ -55,29 +38,18 @@ fn readme_blocks() -> Vec<(usize, Vec<String>)> {
 
 /// The trimmed, non-blank lines of the files that hold the snippets.
 fn sources() -> Vec<String> {
-    [
-        include_str!("intro.rs"),
-        include_str!("whole_api.rs"),
-        include_str!("updates.rs"),
-        include_str!("evolution.rs"),
-        include_str!("infra.rs"),
-        include_str!("changes.rs"),
-        include_str!("rules.rs"),
-        include_str!("native.rs"),
-        // The Observability and Cost sections, run in the production tests.
-        include_str!("../production/readme.rs"),
-    ]
-    .iter()
-    .flat_map(|s| s.lines())
-    .map(|l| l.trim().to_owned())
-    .filter(|l| !l.is_empty() && !l.contains("// not in the README"))
-    .collect()
+    [include_str!("intro.rs")]
+        .iter()
+        .flat_map(|s| s.lines())
+        .map(|l| l.trim().to_owned())
+        .filter(|l| !l.is_empty() && !l.contains("// not in the README"))
+        .collect()
 }
 
 #[test]
 fn every_snippet_is_here() {
     let blocks = readme_blocks();
-    assert!(blocks.len() >= 8, "README rust blocks: {}", blocks.len());
+    assert!(!blocks.is_empty(), "README rust blocks: none");
     let src = sources();
     for (line, block) in blocks {
         let found = src.windows(block.len()).any(|w| w == block.as_slice());
@@ -87,5 +59,64 @@ fn every_snippet_is_here() {
              copy it, line for line, into the module of its section\n{}",
             block.join("\n")
         );
+    }
+}
+
+/// The guide's pages, as `dynakey/src/guide/mod.rs` declares them: each
+/// module's name and the Markdown file it includes.
+fn guide_pages() -> Vec<(String, String)> {
+    let src = include_str!("../../../dynakey/src/guide/mod.rs");
+    let mut pages = Vec::new();
+    let mut module = None;
+    for line in src.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("pub mod ") {
+            module = Some(rest.trim_end_matches(" {").to_owned());
+        } else if let (Some(m), Some(rest)) =
+            (&module, line.strip_prefix("#![doc = include_str!(\""))
+        {
+            pages.push((m.clone(), rest.trim_end_matches("\")]").to_owned()));
+            module = None;
+        }
+    }
+    pages
+}
+
+/// Every link of the README into the guide on docs.rs names a page the
+/// guide has, every page is linked from the README, and every Markdown
+/// file under `dynakey/src/guide/` is a page (or the guide's index).
+#[test]
+fn the_readme_links_every_guide_page() {
+    let readme = include_str!("../../../README.md");
+    let pages = guide_pages();
+    assert!(pages.len() >= 14, "guide pages: {pages:?}");
+    let prefix = "https://docs.rs/dynakey/latest/dynakey/_guide/";
+    let linked: Vec<&str> = readme
+        .match_indices(prefix)
+        .map(|(i, _)| {
+            let rest = &readme[i + prefix.len()..];
+            &rest[..rest.find('/').expect("a page's path")]
+        })
+        .collect();
+    for l in &linked {
+        assert!(
+            pages.iter().any(|(m, _)| m == l),
+            "the README links {l}, which the guide lacks"
+        );
+    }
+    for (m, _) in &pages {
+        assert!(
+            linked.contains(&m.as_str()),
+            "the README does not link the guide's page {m}"
+        );
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../dynakey/src/guide");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.ends_with(".md") && name != "index.md" {
+            assert!(
+                pages.iter().any(|(_, f)| *f == name),
+                "{name} is in no guide module"
+            );
+        }
     }
 }
