@@ -17,7 +17,7 @@ use crate::db::Db;
 use crate::entity::{Entity, EntityMeta};
 use crate::error::{clone_built, Error};
 use crate::explain::{Explain, WriteCost};
-use crate::expr::Update;
+use crate::expr::{Condition, Update};
 use crate::key::Key;
 use crate::rules::unique;
 use crate::update::{TypedUpdate, UpdateParts};
@@ -275,6 +275,29 @@ impl RawUpdate {
             write_error
         )
     }
+}
+
+/// Sends the update a patch built (see [`super::patch`]) for the entity of
+/// `meta` under `cond`, resolving to the item after it.
+pub(super) fn send_patch(
+    db: Db,
+    meta: &'static EntityMeta,
+    key: Key<()>,
+    update: Update,
+    cond: Condition,
+) -> super::BoxFuture<'static, Result<Option<Item>, Error>> {
+    let built = check_update(meta, &update).map(|()| (key, update));
+    let raw = RawUpdate {
+        db,
+        meta,
+        built,
+        opts: WriteOpts {
+            cond: Some(cond),
+            ret: Some(ReturnValue::AllNew),
+            old_on_fail: false,
+        },
+    };
+    Box::pin(raw.send())
 }
 
 impl Db {
