@@ -184,3 +184,59 @@ async fn a_patch_handler_applies_what_the_request_carries() {
         .unwrap();
     assert_eq!(found, [want]);
 }
+
+#[rustfmt::skip]
+async fn patch_in_one_call(db: &Db, org: &str, n: u32, req: &TaskRequest) -> Result<Option<Task>, Box<dyn std::error::Error>> {
+// Guide: "Updates that keep every index right" (a PATCH handler in one call).
+let patched = db.patch(Task::key(org, n)?, |t| {
+    if let Some(x) = &req.title  { t.title = x.clone() }
+    if let Some(x) = &req.owner  { t.owner = x.clone() }
+    if let Some(x) = &req.status { t.status = x.clone() }  // one input of gsi1sk: it is rebuilt
+    if let Some(x) = req.due     { t.due = x }
+}).await?;
+let Some(task) = patched else { return Ok(None) };        // no such task: a 404
+// `task` is the item as written.
+Ok(Some(task))
+}
+
+#[tokio::test]
+async fn a_patch_handler_in_one_call_rebuilds_a_key_from_one_input() {
+    let (_backend, db) = super::fresh(&[Task::META]).await;
+    let day = |d| time::Date::from_ordinal_date(2026, d).unwrap();
+    let task = Task {
+        org: "acme".into(),
+        n: 1,
+        owner: "ann".into(),
+        status: "open".into(),
+        due: day(10),
+        title: "first".into(),
+    };
+    db.put(&task).await.unwrap();
+    // The status alone: gsi1sk = "<status>#<due>" is rebuilt with the due
+    // date the item holds.
+    let req = TaskRequest {
+        title: None,
+        owner: None,
+        status: Some("done".into()),
+        due: None,
+    };
+    let after = patch_in_one_call(&db, "acme", 1, &req).await.unwrap();
+    let want = Task {
+        status: "done".into(),
+        ..task
+    };
+    assert_eq!(after, Some(want.clone()));
+    let found = db
+        .query(Task::gsi1_pk("ann").unwrap())
+        .sk(Task::gsi1_sk().status("done").due(day(10)).eq().unwrap())
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(found, [want]);
+    let open = Task::gsi1_sk().status("open").begins_with().unwrap();
+    let q = db.query(Task::gsi1_pk("ann").unwrap()).sk(open);
+    assert_eq!(q.count().await.unwrap(), 0);
+    // No such task: `None`, nothing created.
+    assert_eq!(patch_in_one_call(&db, "acme", 2, &req).await.unwrap(), None);
+    assert_eq!(db.get(Task::key("acme", 2u32).unwrap()).await.unwrap(), None);
+}
