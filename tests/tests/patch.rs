@@ -244,7 +244,10 @@ async fn patch_of_one_input_of_a_two_input_key_rebuilds_that_key_only() {
     assert_eq!(names, ["gsi1sk", "pk", "version", "zone"]);
     // On the version read, and that the item exists.
     let cond = named(sent.condition.as_deref().unwrap(), &sent.names);
-    assert!(cond.starts_with("(attribute_exists(pk)) AND (version = :v"), "{cond}");
+    assert!(
+        cond.starts_with("(attribute_exists(pk)) AND (version = :v"),
+        "{cond}"
+    );
 
     // The index finds it under its new key, and no longer under the old.
     for (zone, found) in [("B", vec![want.clone()]), ("A", vec![])] {
@@ -411,14 +414,20 @@ async fn unversioned_patch_detects_a_change_of_the_keys_other_input() {
             .unwrap();
     });
     let after = db
-        .patch(Bin::key("acme", "b1").unwrap(), |b| b.zone = Some("B".into()))
+        .patch(Bin::key("acme", "b1").unwrap(), |b| {
+            b.zone = Some("B".into())
+        })
         .await
         .unwrap()
         .unwrap();
     assert_eq!(after, bin(Some("B"), Some("4")));
     let item = raw(&f.db, "SHOP#acme", "BIN#b1").await;
     assert_eq!(item["gsi1sk"].as_s().unwrap(), "B#4");
-    let found = f.db.query(Bin::gsi1_pk("acme").unwrap()).all().await.unwrap();
+    let found =
+        f.db.query(Bin::gsi1_pk("acme").unwrap())
+            .all()
+            .await
+            .unwrap();
     assert_eq!(found, [after]);
 }
 
@@ -457,18 +466,23 @@ async fn unversioned_patch_leaves_what_it_did_not_change_to_other_writers() {
     // The aisle gone, the bin left the sparse index.
     let item = raw(&f.db, "SHOP#acme", "BIN#b1").await;
     assert!(!item.contains_key("gsi1sk") && !item.contains_key("aisle"));
-    assert_eq!(f.db.query(Bin::gsi1_pk("acme").unwrap()).count().await.unwrap(), 0);
+    assert_eq!(
+        f.db.query(Bin::gsi1_pk("acme").unwrap())
+            .count()
+            .await
+            .unwrap(),
+        0
+    );
 }
 
 #[tokio::test]
 async fn patch_refuses_a_table_key_change_and_its_own_failed_condition() {
     let f = fixture().await;
     f.db.put(&stock()).await.unwrap();
-    let err = f
-        .db
-        .patch(Stock::key("acme", "k1").unwrap(), |s| s.sku = "k2".into())
-        .await
-        .unwrap_err();
+    let err =
+        f.db.patch(Stock::key("acme", "k1").unwrap(), |s| s.sku = "k2".into())
+            .await
+            .unwrap_err();
     let Error::Refused { message } = &err else {
         panic!("{err:?}")
     };
@@ -478,9 +492,8 @@ async fn patch_refuses_a_table_key_change_and_its_own_failed_condition() {
     // An If-Match on a stale version fails at once: the item did not
     // change since the read, so running the closure again would not help.
     let runs = AtomicU32::new(0);
-    let err = f
-        .db
-        .patch(Stock::key("acme", "k1").unwrap(), |s| {
+    let err =
+        f.db.patch(Stock::key("acme", "k1").unwrap(), |s| {
             runs.fetch_add(1, Ordering::Relaxed);
             s.qty = 0;
         })

@@ -383,8 +383,8 @@ fn key_inputs<'m>(meta: &'m EntityMeta, changed: &[&str]) -> Vec<&'m str> {
     let mut inputs: Vec<&str> = Vec::new();
     for k in keys.flatten() {
         let k: &KeyMeta = k;
-        let feeds = changed.contains(&k.attr)
-            || k.fields.iter().any(|n| changed.contains(&attr_of(n)));
+        let feeds =
+            changed.contains(&k.attr) || k.fields.iter().any(|n| changed.contains(&attr_of(n)));
         if feeds {
             inputs.extend(k.fields.iter().map(|n| attr_of(n)));
         }

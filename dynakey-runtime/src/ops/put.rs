@@ -94,7 +94,9 @@ impl<E: Entity> Put<E> {
     /// and its `#[dynamo(updated_at)]`/`created_at` stamps, so a handler
     /// learns what it wrote without reading it back. Nothing more is sent
     /// (PutItem returns no new item; this one is the one sent). Replaces
-    /// [`Put::return_old`] (the last asked wins); not in a transaction.
+    /// [`Put::return_old`] (the last asked wins). A transaction returns no
+    /// items, so its put refuses it ([`Error::Refused`]), as it does
+    /// `return_old`.
     ///
     /// ```
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {

@@ -238,5 +238,8 @@ async fn a_patch_handler_in_one_call_rebuilds_a_key_from_one_input() {
     assert_eq!(q.count().await.unwrap(), 0);
     // No such task: `None`, nothing created.
     assert_eq!(patch_in_one_call(&db, "acme", 2, &req).await.unwrap(), None);
-    assert_eq!(db.get(Task::key("acme", 2u32).unwrap()).await.unwrap(), None);
+    assert_eq!(
+        db.get(Task::key("acme", 2u32).unwrap()).await.unwrap(),
+        None
+    );
 }
