@@ -536,3 +536,20 @@ async fn versioned_put_returns_the_version_it_wrote() {
         Some(bin(None, None))
     );
 }
+
+#[tokio::test]
+async fn patch_refuses_an_item_a_put_would_refuse() {
+    let f = fixture().await;
+    let spy = Recorder::new();
+    let db = spy.db(&f.db);
+    db.put(&stock()).await.unwrap();
+    spy.clear();
+    let err = db
+        .patch(Stock::key("acme", "k1").unwrap(), |s| {
+            s.note = Some("x".repeat(410_000));
+        })
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::ItemTooLarge { .. }), "{err:?}");
+    assert_eq!(spy.operations(), ["GetItem"], "nothing written");
+}

@@ -60,8 +60,8 @@ const ATTEMPTS: u32 = 3;
 /// ([`Error::Refused`]: a key is the item's identity; move the item with
 /// [`Db::move_item`](crate::Db::move_item)), as a typed update's setter of
 /// one does not compile (DYNA227). The item is validated
-/// (`#[dynamo(validate = ..)]`) and timestamped (`updated_at`) as a put
-/// would be. An update of a `#[dynamo(unique)]` field goes through its
+/// (`#[dynamo(validate = ..)]`), checked (size, numbers) and timestamped
+/// (`updated_at`) as a put of it would be. An update of a `#[dynamo(unique)]` field goes through its
 /// guards' transaction, whose failures are not retried.
 ///
 /// ```
@@ -313,6 +313,9 @@ fn plan(
             )));
         }
     }
+    // What a put of the item would refuse (over 400 KB, a number DynamoDB
+    // cannot store, a value too deep), the patch refuses too.
+    crate::check::check_item(meta, after)?;
     let version = meta.version_attr;
     let mut changed: Vec<&str> = after
         .iter()

@@ -305,7 +305,9 @@ impl Db {
     /// `db.update(WorkItem::update(id).set_status(WorkStatus::Closed))`.
     /// It rewrites (or, for a sparse index, removes) every index key whose
     /// inputs it sets; an update that sets only some inputs of a key does
-    /// not compile (DYNA226). See [`UpdateItem`].
+    /// not compile (DYNA226). See [`UpdateItem`]. To change one input of
+    /// a key of several, or to apply a PATCH request's optional fields,
+    /// [`Db::patch`] reads the item and rebuilds the key from it.
     pub fn update<U: TypedUpdate>(&self, update: U) -> UpdateItem<U::Entity> {
         self.typed_update(update.into_parts())
     }
