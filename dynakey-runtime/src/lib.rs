@@ -112,7 +112,9 @@ pub use key::{
     KeySigned, KeyText, Local, LocalPartial, NativeKeyAttr, NativePrefix, PartitionKey,
     SortKeyCondition, SortKeyOp, Table, WholeItems,
 };
-pub use ops::{BoxFuture, Decoding, Delete, Get, GetProjected, Put, UpdateItem};
+pub use ops::{
+    BoxFuture, Decoding, Delete, Get, GetProjected, PatchFuture, PatchItem, Put, UpdateItem,
+};
 pub use query::{
     AnyOf, ConsistentRead, Decoder, FanOut, Hydrated, KeysOnly, Page, Query, ReadFrom,
     ReadsThrough, Scan, Typed,

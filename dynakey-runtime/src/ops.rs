@@ -10,6 +10,7 @@
 
 mod delete;
 mod get;
+mod patch;
 mod put;
 mod update;
 
@@ -28,6 +29,7 @@ use crate::write::{
 };
 pub use delete::Delete;
 pub use get::{Get, GetProjected};
+pub use patch::{PatchFuture, PatchItem};
 pub use put::Put;
 pub use update::UpdateItem;
 

@@ -44,18 +44,45 @@ impl Gen<'_> {
     /// The state a setter of field `i` leaves it in: `Set` for a DYNA226
     /// input, `Mark<M, S>` for a field only an upsert must set.
     fn set_state(&self, i: usize) -> TokenStream {
-        let dyna226 = self
-            .u
-            .keys
-            .iter()
-            .any(|k| k.open.len() >= 2 && k.open.contains(&i));
         match self.state_of(i) {
-            Some(pos) if !dyna226 => {
+            Some(pos) if !self.dyna226_input(i) => {
                 let (m, s) = (&self.mode, &self.params[pos]);
                 quote!(__dk_Mark<#m, #s>)
             }
             _ => quote!(__dk_Set),
         }
+    }
+
+    /// Whether field `i` is an input of a key with other open inputs, whose
+    /// setter moves the builder to `Set` for DYNA226 to check.
+    fn dyna226_input(&self, i: usize) -> bool {
+        self.u
+            .keys
+            .iter()
+            .any(|k| k.open.len() >= 2 && k.open.contains(&i))
+    }
+
+    /// The doc of `set_x`: for a DYNA226 input, how to set it conditionally.
+    fn set_doc(&self, i: usize, f: &Field) -> String {
+        let removes = if f.optional {
+            " (`None` removes it)"
+        } else {
+            ""
+        };
+        let mut doc = format!("Sets `{}`{removes}.", f.name.text);
+        if let Some(g) = self
+            .u
+            .groups
+            .iter()
+            .find(|g| g.fields.contains(&i) && self.dyna226_input(i))
+        {
+            let group = group_setter(self.e, &self.u.keys, g);
+            doc.push_str(&format!(
+                "\n\nAn input of an index key with other inputs: this changes the builder's type, so that the update does not compile unless it sets them too (DYNA226). To set it conditionally (`if let Some(x) = .. {{ u = u.set_{}(x) }}` is a type mismatch), set them all with `.{group}(..)`, or change the item with `db.patch(key, |e| ..)`, which reads it and rebuilds the key from it.",
+                f.name.text
+            ));
+        }
+        doc
     }
 
     /// The statements that set field `i` from `value`: the core encodes it
@@ -172,15 +199,7 @@ impl Gen<'_> {
         let mut out = TokenStream::new();
         let (ret, rebuilt) = self.to_state(i, self.set_state(i));
         let set = f.name.with_prefix("set_");
-        let doc = format!(
-            "Sets `{}`{}.",
-            f.name.text,
-            if f.optional {
-                " (`None` removes it)"
-            } else {
-                ""
-            }
-        );
+        let doc = self.set_doc(i, f);
         let body = super::body(stub, || {
             let stmts = self.set_stmts(i, value);
             quote!(#stmts #rebuilt)

@@ -234,6 +234,17 @@ fn get_request(db: &Db, key: Item, consistent: bool) -> GetItemInputBuilder {
         .return_consumed_capacity(db.capacity.clone())
 }
 
+/// A strongly consistent read of the item at `key` (its attributes), of
+/// the entity named `entity`: the read of a patch.
+pub(super) fn read_item(
+    db: Db,
+    entity: &'static str,
+    key: Item,
+) -> crate::ops::BoxFuture<'static, Result<Option<Item>, Error>> {
+    let req = get_request(&db, key, true);
+    Box::pin(async move { Ok(get_item(db, entity, req).await?.filter(|i| !i.is_empty())) })
+}
+
 /// Sends a GetItem request, traced (the typed `send` decodes the item).
 /// Sends a get and hands back the item, for any entity (an empty one is
 /// "none" when [`Decoding`] decodes it).

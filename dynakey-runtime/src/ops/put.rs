@@ -20,7 +20,8 @@ use crate::expr::Condition;
 use crate::rules::unique;
 
 /// A put; `.await` (or [`Put::send`]) it. Resolves to the old item when
-/// [`Put::return_old`] was asked, else `None`. In a transaction,
+/// [`Put::return_old`] was asked, the item as written when
+/// [`Put::return_new`] was, else `None`. In a transaction,
 /// [`TransactWrite::put_with`](crate::TransactWrite::put_with) hands this
 /// builder to a closure, so conditions read the same there.
 ///
@@ -88,6 +89,42 @@ impl<E: Entity> Put<E> {
         self.condition(Condition::attr(E::META.pk.attr).not_exists())
     }
 
+    /// Resolve to the item as this put writes it: `Some` whenever the put
+    /// succeeds, with its `#[dynamo(version)]` field at the version written
+    /// and its `#[dynamo(updated_at)]`/`created_at` stamps, so a handler
+    /// learns what it wrote without reading it back. Nothing more is sent
+    /// (PutItem returns no new item; this one is the one sent). Replaces
+    /// [`Put::return_old`] (the last asked wins). A transaction returns no
+    /// items, so its put refuses it ([`Error::Refused`]), as it does
+    /// `return_old`.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "DOC")]
+    /// # #[pk("DOC#<id>")]
+    /// # struct Doc { id: String, body: String, #[dynamo(version)] version: u64 }
+    /// use dynakey_runtime::Entity;
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("docs");
+    /// db.create_table(&[Doc::META]).await.unwrap();
+    /// let d = Doc { id: "d1".into(), body: "v1".into(), version: 0 };
+    /// let written = db.put(&d).return_new().await.unwrap().unwrap();
+    /// assert_eq!(written.version, 1);
+    /// // The next put starts from what was written: no read in between.
+    /// let edited = Doc { body: "v2".into(), ..written };
+    /// assert_eq!(db.put(&edited).return_new().await.unwrap().unwrap().version, 2);
+    /// // A put from the stale copy is refused.
+    /// assert!(db.put(&d).await.is_err());
+    /// # });
+    /// ```
+    #[must_use = "a write does nothing until awaited"]
+    pub fn return_new(mut self) -> Self {
+        self.opts.ret = Some(ReturnValue::AllNew);
+        self
+    }
+
     /// The item as it will be written (its next version set) and the
     /// options, checked.
     fn into_parts(self) -> Result<(Item, WriteOpts), Error> {
@@ -110,9 +147,14 @@ impl<E: Entity> Put<E> {
     }
 
     /// The request: the SDK input builder and the estimated cost.
-    fn request(self) -> Result<(Db, PutItemInputBuilder), Error> {
+    fn request(self) -> Result<(Db, PutItemInputBuilder, Option<Item>), Error> {
         let db = self.db.clone();
         let (item, opts) = self.into_parts()?;
+        // PutItem returns no new item: the one sent is it.
+        let (ret, new) = match opts.ret {
+            Some(ReturnValue::AllNew) => (None, Some(item.clone())),
+            ret => (ret, None),
+        };
         let x = render(None, opts.cond.as_ref())?;
         let on_fail = opts
             .old_on_fail
@@ -123,10 +165,10 @@ impl<E: Entity> Put<E> {
             .set_condition_expression(x.cond)
             .set_expression_attribute_names(x.names)
             .set_expression_attribute_values(x.values)
-            .set_return_values(opts.ret)
+            .set_return_values(ret)
             .set_return_values_on_condition_check_failure(on_fail)
             .return_consumed_capacity(db.capacity.clone());
-        Ok((db, req))
+        Ok((db, req, new))
     }
 
     /// The SDK input this put sends, without sending it.
@@ -167,7 +209,7 @@ impl<E: Entity> Put<E> {
     /// assert_eq!(db.put(&plain).explain().unwrap().cost.unwrap().total(), 1.0); // not in GSI1
     /// ```
     pub fn explain(&self) -> Result<Explain, Error> {
-        let (_, req) = self.clone().request()?;
+        let (_, req, _) = self.clone().request()?;
         let input = req.build().map_err(build_err)?;
         // Estimated here only: a put sent does not need it.
         let cost = WriteCost::put(E::META, input.item().unwrap_or(&Item::new()));
@@ -184,7 +226,9 @@ impl<E: Entity> Put<E> {
             };
         }
         match self.request() {
-            Ok((db, req)) => Decoding::new(Box::pin(put_item(db, E::META.type_name, req))),
+            Ok((db, req, new)) => {
+                Decoding::new(Box::pin(put_item(db, E::META.type_name, req, new)))
+            }
             Err(e) => Decoding::failed(e),
         }
     }
@@ -198,22 +242,28 @@ async fn put_unique(
     item: Item,
     opts: WriteOpts,
 ) -> Result<Option<Item>, Error> {
+    let new = (opts.ret == Some(ReturnValue::AllNew)).then(|| item.clone());
     let old = unique::put(&db, meta, item, opts.cond).await?;
-    Ok(old.filter(|_| opts.ret == Some(ReturnValue::AllOld)))
+    Ok(match opts.ret {
+        Some(ReturnValue::AllOld) => old,
+        _ => new,
+    })
 }
 
-/// Sends a put; the attributes it returns.
+/// Sends a put; the attributes it returns, or `new` (the item sent) when
+/// the put was asked for the item as written.
 async fn put_item(
     db: Db,
     entity: &'static str,
     req: PutItemInputBuilder,
+    new: Option<Item>,
 ) -> Result<Option<Item>, Error> {
     traced_send!(
         "PutItem",
         &db,
         entity,
         req,
-        |_span, out| Ok(out.attributes),
+        |_span, out| Ok(new.or(out.attributes)),
         write_error
     )
 }

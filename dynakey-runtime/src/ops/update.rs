@@ -17,7 +17,7 @@ use crate::db::Db;
 use crate::entity::{Entity, EntityMeta};
 use crate::error::{clone_built, Error};
 use crate::explain::{Explain, WriteCost};
-use crate::expr::Update;
+use crate::expr::{Condition, Update};
 use crate::key::Key;
 use crate::rules::unique;
 use crate::update::{TypedUpdate, UpdateParts};
@@ -277,12 +277,37 @@ impl RawUpdate {
     }
 }
 
+/// Sends the update a patch built (see [`super::patch`]) for the entity of
+/// `meta` under `cond`, resolving to the item after it.
+pub(super) fn send_patch(
+    db: Db,
+    meta: &'static EntityMeta,
+    key: Key<()>,
+    update: Update,
+    cond: Condition,
+) -> super::BoxFuture<'static, Result<Option<Item>, Error>> {
+    let built = check_update(meta, &update).map(|()| (key, update));
+    let raw = RawUpdate {
+        db,
+        meta,
+        built,
+        opts: WriteOpts {
+            cond: Some(cond),
+            ret: Some(ReturnValue::AllNew),
+            old_on_fail: false,
+        },
+    };
+    Box::pin(raw.send())
+}
+
 impl Db {
     /// Sends a typed update built by the derive, e.g.
     /// `db.update(WorkItem::update(id).set_status(WorkStatus::Closed))`.
     /// It rewrites (or, for a sparse index, removes) every index key whose
     /// inputs it sets; an update that sets only some inputs of a key does
-    /// not compile (DYNA226). See [`UpdateItem`].
+    /// not compile (DYNA226). See [`UpdateItem`]. To change one input of
+    /// a key of several, or to apply a PATCH request's optional fields,
+    /// [`Db::patch`] reads the item and rebuilds the key from it.
     pub fn update<U: TypedUpdate>(&self, update: U) -> UpdateItem<U::Entity> {
         self.typed_update(update.into_parts())
     }

@@ -130,3 +130,22 @@ async fn transactions_and_batches_stamp_too() {
     assert_eq!(d2.created, c2);
     assert!(d2.updated > t1);
 }
+
+#[tokio::test]
+async fn patch_stamps_updated_and_keeps_created() {
+    let f = fixture(&[Doc::META]).await;
+    let db = &f.db;
+    db.put(&doc("d1")).await.unwrap();
+    let d = stored(db, "d1").await;
+    let t0 = OffsetDateTime::now_utc();
+    let patched = db
+        .patch(Doc::key("d1").unwrap(), |d| d.title = "t2".into())
+        .await
+        .unwrap()
+        .unwrap();
+    let t1 = OffsetDateTime::now_utc();
+    assert_eq!(patched.title, "t2");
+    assert_eq!(patched.created, d.created);
+    between(patched.updated, t0, t1);
+    assert_eq!(stored(db, "d1").await, patched);
+}

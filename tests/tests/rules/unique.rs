@@ -304,3 +304,35 @@ async fn measure_guarded_writes() {
         per(moved)
     );
 }
+
+#[tokio::test]
+async fn a_patch_moves_a_unique_value_and_keeps_the_rules_of_a_put() {
+    let f = fixture(&[User::META]).await;
+    let db = &f.db;
+    db.put(&user("ann", "old@x.io")).await.unwrap();
+    db.put(&user("bob", "bob@x.io")).await.unwrap();
+    let patched = db
+        .patch(User::key("ann").unwrap(), |u| u.email = "new@x.io".into())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(patched.email, "new@x.io");
+    assert_eq!(
+        guards(db).await,
+        ["_UNIQUE#USER#email#bob@x.io", "_UNIQUE#USER#email#new@x.io"]
+    );
+    // A value taken is refused (not retried), and nothing changes.
+    let err = db
+        .patch(User::key("ann").unwrap(), |u| u.email = "bob@x.io".into())
+        .await
+        .unwrap_err();
+    assert!(taken(&err, "email", "bob@x.io"), "{err:?}");
+    // The field's validator runs on the changed item, as on a put.
+    let err = db
+        .patch(User::key("ann").unwrap(), |u| u.email = "nobody".into())
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Invalid { .. }), "{err:?}");
+    let ann = db.get(User::key("ann").unwrap()).await.unwrap().unwrap();
+    assert_eq!(ann, user("ann", "new@x.io"));
+}
