@@ -11,9 +11,9 @@
 mod attr;
 mod check;
 mod ctxt;
+mod diag;
 mod gen;
 mod model;
-mod render;
 mod respan;
 mod snapshot;
 mod tablecheck;

@@ -10,12 +10,13 @@
 mod keys;
 mod options;
 
-pub use keys::{keys, IndexKind, NativeList, RawIndex, RawKeys};
+pub use keys::{keys, IndexKind, NativeList, NativeTableKey, RawIndex, RawKeys};
 pub use options::{
     crate_path, entity, field, projection, table, value_container, variant, FieldOpts,
 };
 
 use crate::ctxt::Ctxt;
+use crate::diag::Code;
 
 /// Reports darling's errors as DYNA112, each at its own span, in the
 /// words of the other diagnostics.
@@ -41,11 +42,11 @@ pub fn report(cx: &Ctxt, err: darling::Error, what: &str, options: &[&str]) {
         } else {
             text
         };
-        cx.error(
+        cx.report(
             span,
-            format!(
-                "DYNA112: {text} in #[dynamo(..)] of {what}\n  = help: {hint}options are {list}"
-            ),
+            Code::Options
+                .msg(format!("{text} in #[dynamo(..)] of {what}"))
+                .help(format!("{hint}options are {list}")),
         );
     }
 }

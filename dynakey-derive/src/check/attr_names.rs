@@ -2,6 +2,7 @@
 //! stored under a key or discriminator attribute (DYNA110).
 
 use crate::ctxt::Ctxt;
+use crate::diag::Code;
 use crate::model::{Entity, KeyKind};
 
 pub fn check_attr_names(cx: &Ctxt, e: &Entity) {
@@ -26,7 +27,7 @@ pub fn check_attr_names(cx: &Ctxt, e: &Entity) {
         }
         for (a, who) in mine {
             if let Some((_, other)) = owners.iter().find(|(o, _)| *o == a) {
-                cx.error(ix.name_span, format!("DYNA108: attribute `{a}` would hold {who} and {other}\n  = help: give the index its own attribute names with pk_attr = \"...\" / sk_attr = \"...\""));
+                cx.report(ix.name_span, Code::IndexNames.msg(format!("attribute `{a}` would hold {who} and {other}")).help("give the index its own attribute names with pk_attr = \"...\" / sk_attr = \"...\""));
             }
             owners.push((a, who));
         }
@@ -34,10 +35,16 @@ pub fn check_attr_names(cx: &Ctxt, e: &Entity) {
     owners.push((e.disc_attr.clone(), "the discriminator".into()));
     for (_, f) in e.struct_fields().filter(|(_, f)| !f.skip()) {
         if let Some((_, who)) = owners.iter().find(|(o, _)| *o == f.attr) {
-            cx.error(
+            cx.report(
                 f.name.ident.span(),
-                format!("DYNA110: field `{}` is stored as attribute `{}`, which holds {who}\n  = help: rename the attribute with #[dynamo(rename = \"...\")]", f.name.text, f.attr),
+                Code::FieldOnKeyAttribute
+                    .msg(format!(
+                        "field `{}` is stored as attribute `{}`, which holds {who}",
+                        f.name.text, f.attr
+                    ))
+                    .fix(),
             );
         }
     }
 }
+

@@ -1,5 +1,5 @@
 //! The one caret renderer of the derive ([`draw`]), the forms it takes
-//! ([`caret`], [`carets`], [`written`]), and the help lines for a name
+//! ([`caret`], [`carets`], [`as_written`]), and the help lines for a name
 //! that names nothing.
 
 use std::ops::Range;
@@ -40,7 +40,7 @@ pub fn carets(label: &str, template: &str, ranges: &[Range<usize>], note: &str) 
 
 /// An attribute redrawn as written (`pk(tenant, region)`), with a caret
 /// under `range`.
-pub fn written(text: &str, range: Range<usize>) -> String {
+pub fn as_written(text: &str, range: Range<usize>) -> String {
     draw("", text, "", &[range], "")
 }
 
