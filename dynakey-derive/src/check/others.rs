@@ -77,6 +77,7 @@ pub fn value(cx: &Ctxt, input: &DeriveInput) -> Option<Value> {
         Data::Struct(_) => {
             let named = named_fields(cx, input, "DynamoValue")?;
             let fields = fields(cx, named);
+            super::attr_names::check_stored_names(cx, &fields);
             for f in fields
                 .iter()
                 .filter(|f| f.serde() || f.ttl() || f.version())

@@ -159,6 +159,12 @@ codes! {
         fix: "name the field whose value scopes the unique one: `unique(scope = tenant)`",
         example: "#[dynamo(unique(scope = tenent))] email: String",
     }
+    SharedAttribute = 124, derive {
+        title: "two fields stored in one attribute",
+        checks: "Two stored fields of an entity or a nested value in one attribute (a `rename` onto another field's name, or two fields renamed alike): one value would overwrite the other in every item.",
+        fix: "give one of them its own attribute name with #[dynamo(rename = \"...\")]",
+        example: "mail: String, #[dynamo(rename = \"mail\")] email: String",
+    }
     UpdateKeyInputs = 226, derive {
         title: "an update sets some inputs of an index key",
         checks: "A typed update sets an input of an index key without the key's other inputs, so the key cannot be rebuilt (the message lists them and names the key's group setter).",
