@@ -1,5 +1,5 @@
 //! Builds the models from the parsed attributes and checks them, reporting
-//! every mistake with its DYNA code (the catalogue is in the README): the
+//! every mistake with its DYNA code (the list is `diag/codes.rs`): the
 //! only place user errors come from. Building reports what keeps a part of
 //! the model from being built (syntax, names, shapes); then every check of
 //! [`CHECKS`] runs over the whole model, each reporting one family of
