@@ -2,7 +2,11 @@
 //!
 //! The structure follows serde_derive: attributes are parsed (`attr`) and
 //! built into a model that every check reads (`check`, `ctxt`, `model`),
-//! and only then generated, in tokens (`gen`). Codegen never reports user
+//! and only then generated, in tokens (`gen`), with the path of the
+//! runtime (`#[dynamo(crate = "..")]`) passed to the generators. Every
+//! message comes from `diag`: its code from the one list of diagnostics
+//! (`diag/codes.rs`, which the guide's catalogue is generated from), drawn
+//! by its one caret renderer. Codegen never reports user
 //! errors; when an entity has mistakes, it is generated as stubs (the whole
 //! API, bodies that never run) so that one mistake is its own errors only.
 //! The checks across a table's entities run when the table's derive has
@@ -11,9 +15,9 @@
 mod attr;
 mod check;
 mod ctxt;
+mod diag;
 mod gen;
 mod model;
-mod render;
 mod respan;
 mod tablecheck;
 mod template;
@@ -29,17 +33,17 @@ use syn::{parse_macro_input, DeriveInput};
 fn derive<M>(
     input: &DeriveInput,
     check: fn(&ctxt::Ctxt, &DeriveInput) -> Option<M>,
-    generate: fn(&M) -> proc_macro2::TokenStream,
-    fallback: fn(&DeriveInput) -> proc_macro2::TokenStream,
+    generate: fn(&M, &proc_macro2::TokenStream) -> proc_macro2::TokenStream,
+    fallback: fn(&DeriveInput, &proc_macro2::TokenStream) -> proc_macro2::TokenStream,
 ) -> TokenStream {
-    let _scope = gen::CrateScope::enter(attr::crate_path(&input.attrs));
+    let krate = gen::crate_path(attr::crate_path(&input.attrs).as_ref());
     let cx = ctxt::Ctxt::new();
     let model = check(&cx, input);
     let errors = cx.check().err().unwrap_or_default();
     let mut out = errors;
     out.extend(match &model {
-        Some(m) => generate(m),
-        None => fallback(input),
+        Some(m) => generate(m, &krate),
+        None => fallback(input, &krate),
     });
     out.into()
 }
@@ -49,19 +53,19 @@ fn derive<M>(
 fn strict<M>(
     input: &DeriveInput,
     check: fn(&ctxt::Ctxt, &DeriveInput) -> Option<M>,
-    generate: fn(&M) -> proc_macro2::TokenStream,
-    fallback: fn(&DeriveInput) -> proc_macro2::TokenStream,
+    generate: fn(&M, &proc_macro2::TokenStream) -> proc_macro2::TokenStream,
+    fallback: fn(&DeriveInput, &proc_macro2::TokenStream) -> proc_macro2::TokenStream,
 ) -> TokenStream {
-    let _scope = gen::CrateScope::enter(attr::crate_path(&input.attrs));
+    let krate = gen::crate_path(attr::crate_path(&input.attrs).as_ref());
     let cx = ctxt::Ctxt::new();
     let model = check(&cx, input);
     match cx.check() {
         Ok(()) => match &model {
-            Some(m) => generate(m),
-            None => fallback(input),
+            Some(m) => generate(m, &krate),
+            None => fallback(input, &krate),
         },
         Err(mut errors) => {
-            errors.extend(fallback(input));
+            errors.extend(fallback(input, &krate));
             errors
         }
     }
@@ -117,9 +121,12 @@ pub fn derive_union(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(DynamoProjection, attributes(dynamo))]
 pub fn derive_projection(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    strict(&input, check::projection, gen::projection::expand, |_| {
-        proc_macro2::TokenStream::new()
-    })
+    strict(
+        &input,
+        check::projection,
+        gen::projection::expand,
+        |_, _| proc_macro2::TokenStream::new(),
+    )
 }
 
 /// Derives the entity list of one table: `#[derive(DynamoTable)]

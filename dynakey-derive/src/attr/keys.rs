@@ -8,8 +8,9 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, Ident, LitStr, Token};
 
 use crate::ctxt::Ctxt;
+use crate::diag::render::did_you_mean;
+use crate::diag::Code;
 use crate::model::TemplateLit;
-use crate::render::did_you_mean;
 
 fn template(lit: &LitStr, label: String) -> TemplateLit {
     TemplateLit {
@@ -64,9 +65,18 @@ pub struct RawKeys {
     pub pk: Option<TemplateLit>,
     pub sk: Option<TemplateLit>,
     pub indexes: Vec<RawIndex>,
-    /// `#[pk(..)]` / `#[sk(..)]` written as a native key (DYNA122, already
-    /// reported): no second error for a missing key.
-    pub native_table_key: bool,
+    /// `#[pk(..)]` / `#[sk(..)]` written as a list of fields, as a native
+    /// key (which the table key cannot be: DYNA122, reported by `check`).
+    pub native_table_keys: Vec<NativeTableKey>,
+}
+
+/// A table key written as a list of fields: `#[pk(tenant, region)]`.
+pub struct NativeTableKey {
+    /// `pk` or `sk`.
+    pub label: &'static str,
+    /// The attribute as written, `#[pk(tenant, region)]`.
+    pub written: String,
+    pub span: Span,
 }
 
 const GSI_OPTIONS: &[&str] = &["pk", "sk", "sparse", "pk_attr", "sk_attr", "projection"];
@@ -77,25 +87,27 @@ fn unknown(cx: &Ctxt, span: Span, what: &str, found: &str, options: &[&'static s
         Some(s) => format!("did you mean `{s}`? "),
         None => String::new(),
     };
-    cx.error(
+    cx.report(
         span,
-        format!(
-            "DYNA112: unknown {what} option `{found}`\n  = help: {hint}options are {}",
-            options
-                .iter()
-                .map(|o| format!("`{o}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        Code::Options
+            .msg(format!("unknown {what} option `{found}`"))
+            .help(format!(
+                "{hint}options are {}",
+                options
+                    .iter()
+                    .map(|o| format!("`{o}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
     );
 }
 
 fn twice(cx: &Ctxt, span: Span, what: &str) {
-    cx.error(
+    cx.report(
         span,
-        format!(
-            "DYNA112: {what} is given twice\n  = help: keep one; a second one would silently win"
-        ),
+        Code::Options
+            .msg(format!("{what} is given twice"))
+            .help("keep one; a second one would silently win"),
     );
 }
 
@@ -115,25 +127,14 @@ pub fn keys(cx: &Ctxt, attrs: &[Attribute]) -> RawKeys {
                     }
                 }
                 Err(_) if attr.parse_args_with(|i: ParseStream<'_>| Punctuated::<Ident, Token![,]>::parse_terminated_with(i, Ident::parse_any)).is_ok() => {
-                    out.native_table_key = true;
                     let list = attr.meta.require_list().map(|l| l.tokens.to_string()).unwrap_or_default();
-                    let written = format!("#[{label}({list})]");
-                    let span = attr.meta.require_list().map_or(attr.pound_token.span, |l| l.delimiter.span().join());
-                    cx.error(
-                        span,
-                        crate::render::native(
-                            "DYNA122",
-                            &format!("the table's {label} cannot be a native multi-attribute key: DynamoDB builds keys from several attributes only in global secondary indexes"),
-                            &written,
-                            label.len() + 3..written.len() - 2,
-                            &format!("write a template, as in #[{label}(\"TENANT#<tenant>#REGION#<region>\")], or declare the native key on an index: #[gsi(\"ByRegion\", pk(tenant, region))]"),
-                        ),
-                    )
+                    out.native_table_keys.push(NativeTableKey {
+                        label,
+                        written: format!("#[{label}({list})]"),
+                        span: attr.meta.require_list().map_or(attr.pound_token.span, |l| l.delimiter.span().join()),
+                    });
                 }
-                Err(e) => cx.push(syn::Error::new(
-                    e.span(),
-                    format!("DYNA100: #[{label}] takes one template string, as in #[{label}(\"USER#<user_id>\")]"),
-                )),
+                Err(e) => cx.push(syn::Error::new(e.span(), Code::TemplateSyntax.msg(format!("#[{label}] takes one template string, as in #[{label}(\"USER#<user_id>\")]")).render())),
             }
         } else if path.is_ident("gsi") || path.is_ident("lsi") {
             let kind = if path.is_ident("gsi") {
@@ -157,10 +158,7 @@ fn index(cx: &Ctxt, input: ParseStream<'_>, kind: IndexKind) -> syn::Result<RawI
         "lsi"
     };
     let name: LitStr = input.parse().map_err(|e| {
-        syn::Error::new(
-            e.span(),
-            format!("DYNA100: #[{which}] starts with the index name, as in #[{which}(\"GSI1\", pk = \"TEAM#<team>\", sk = \"HIRED#<hired_on>\")]"),
-        )
+        syn::Error::new(e.span(), Code::TemplateSyntax.msg(format!("#[{which}] starts with the index name, as in #[{which}(\"GSI1\", pk = \"TEAM#<team>\", sk = \"HIRED#<hired_on>\")]")).render())
     })?;
     let mut ix = RawIndex {
         kind,
@@ -226,12 +224,32 @@ fn index(cx: &Ctxt, input: ParseStream<'_>, kind: IndexKind) -> syn::Result<RawI
         match (k.as_str(), value) {
             ("sparse", None) if ix.sparse => twice(cx, key.span(), &what),
             ("sparse", None) => ix.sparse = true,
-            ("pk", Some(v)) => set(cx, &mut ix.pk, template(&v, format!("{} pk", ix.name)), &what),
-            ("sk", Some(v)) => set(cx, &mut ix.sk, template(&v, format!("{} sk", ix.name)), &what),
+            ("pk", Some(v)) => set(
+                cx,
+                &mut ix.pk,
+                template(&v, format!("{} pk", ix.name)),
+                &what,
+            ),
+            ("sk", Some(v)) => set(
+                cx,
+                &mut ix.sk,
+                template(&v, format!("{} sk", ix.name)),
+                &what,
+            ),
             ("pk_attr", Some(v)) => set(cx, &mut ix.pk_attr, (v.value(), v.span()), &what),
             ("sk_attr", Some(v)) => set(cx, &mut ix.sk_attr, (v.value(), v.span()), &what),
-            ("projection", Some(v)) => set(cx, &mut ix.projection, template(&v, format!("{} projection", ix.name)), &what),
-            _ => cx.error(key.span(), format!("DYNA112: option `{k}` of #[{which}] is malformed\n  = help: write `{k} = \"...\"`, or `sparse` alone")),
+            ("projection", Some(v)) => set(
+                cx,
+                &mut ix.projection,
+                template(&v, format!("{} projection", ix.name)),
+                &what,
+            ),
+            _ => cx.report(
+                key.span(),
+                Code::Options
+                    .msg(format!("option `{k}` of #[{which}] is malformed"))
+                    .help(format!("write `{k} = \"...\"`, or `sparse` alone")),
+            ),
         }
     }
     Ok(ix)

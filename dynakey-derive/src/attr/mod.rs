@@ -1,8 +1,11 @@
 //! Attribute parsing: syntax only, nothing checked beyond it.
 //!
 //! `#[dynamo(..)]` options of containers, fields and variants are parsed by
-//! darling, which brings duplicate detection, "did you mean" and error
-//! accumulation; its errors become DYNA112. The key templates (`#[pk("…")]`,
+//! darling, after [`screen`] has taken out (and reported as DYNA112) the
+//! options that are unknown or given twice: darling's error kinds are not
+//! public, and its wording is no interface to match, so the errors whose
+//! words the derive chooses are found before darling runs, and darling's
+//! remaining errors (a value of the wrong type, …) are shown in its words. The key templates (`#[pk("…")]`,
 //! `#[sk("…")]`, `#[gsi("GSI1", pk = "…", ..)]`, `#[lsi(..)]`) start with bare
 //! string literals, which darling's named-field model cannot take, so
 //! `keys.rs` parses them by hand.
@@ -10,42 +13,153 @@
 mod keys;
 mod options;
 
-pub use keys::{keys, IndexKind, NativeList, RawIndex, RawKeys};
+pub use keys::{keys, IndexKind, NativeList, NativeTableKey, RawIndex, RawKeys};
 pub use options::{
     crate_path, entity, field, projection, table, value_container, variant, FieldOpts,
 };
 
-use crate::ctxt::Ctxt;
+use darling::ast::NestedMeta;
+use quote::quote;
+use syn::spanned::Spanned;
+use syn::Attribute;
 
-/// Reports darling's errors as DYNA112, each at its own span, in the
-/// words of the other diagnostics.
-pub fn report(cx: &Ctxt, err: darling::Error, what: &str, options: &[&str]) {
-    let list = options
+use crate::ctxt::Ctxt;
+use crate::diag::render::did_you_mean;
+use crate::diag::Code;
+
+/// A syntax node with attributes, which darling parses options from.
+pub trait Node: Clone {
+    fn attrs(&self) -> &[Attribute];
+    fn attrs_mut(&mut self) -> &mut Vec<Attribute>;
+}
+
+macro_rules! node {
+    ($($t:ty),*) => {$(
+        impl Node for $t {
+            fn attrs(&self) -> &[Attribute] {
+                &self.attrs
+            }
+            fn attrs_mut(&mut self) -> &mut Vec<Attribute> {
+                &mut self.attrs
+            }
+        }
+    )*};
+}
+node!(syn::DeriveInput, syn::Field, syn::Variant);
+
+/// The `#[dynamo(..)]` options of `node` of kind `what` (`an entity`, `a
+/// field`, …), whose options are `options`, parsed by `from` (darling's
+/// derived parser); `None` when any was reported.
+pub fn parse<N: Node, T>(
+    cx: &Ctxt,
+    node: &N,
+    what: &str,
+    options: &[&str],
+    from: impl FnOnce(&N) -> darling::Result<T>,
+) -> Option<T> {
+    let screened = screen(cx, node.attrs(), what, options);
+    let parsed = match &screened {
+        Some(attrs) => {
+            let mut clean = node.clone();
+            *clean.attrs_mut() = attrs.clone();
+            from(&clean)
+        }
+        None => from(node),
+    };
+    match parsed {
+        Ok(opts) => screened.is_none().then_some(opts),
+        Err(e) => {
+            report(cx, e, what, options);
+            None
+        }
+    }
+}
+
+fn listed(options: &[&str]) -> String {
+    options
         .iter()
         .map(|o| format!("`{o}`"))
         .collect::<Vec<_>>()
-        .join(", ");
+        .join(", ")
+}
+
+/// Reports each option of `#[dynamo(..)]` in `attrs` that is not one of
+/// `options`, or that comes again, and returns the attributes without them
+/// (`None` when there was none).
+fn screen(cx: &Ctxt, attrs: &[Attribute], what: &str, options: &[&str]) -> Option<Vec<Attribute>> {
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = Vec::with_capacity(attrs.len());
+    let mut changed = false;
+    for attr in attrs {
+        let list = match &attr.meta {
+            syn::Meta::List(l) if attr.path().is_ident("dynamo") => l,
+            _ => {
+                out.push(attr.clone());
+                continue;
+            }
+        };
+        // Malformed syntax is darling's to report.
+        let Ok(items) = NestedMeta::parse_meta_list(list.tokens.clone()) else {
+            out.push(attr.clone());
+            continue;
+        };
+        let mut kept = Vec::with_capacity(items.len());
+        for item in items {
+            let path = match &item {
+                NestedMeta::Meta(m) => m.path(),
+                NestedMeta::Lit(_) => {
+                    kept.push(item);
+                    continue;
+                }
+            };
+            let name = quote!(#path).to_string();
+            let span = path.span();
+            if !options.contains(&name.as_str()) {
+                let hint = did_you_mean(&name, options.iter().copied())
+                    .map(|s| format!("did you mean `{s}`? "))
+                    .unwrap_or_default();
+                cx.report(
+                    span,
+                    Code::Options
+                        .msg(format!(
+                            "unknown option `{name}` in #[dynamo(..)] of {what}"
+                        ))
+                        .help(format!("{hint}options are {}", listed(options))),
+                );
+                changed = true;
+            } else if seen.contains(&name) {
+                cx.report(
+                    span,
+                    Code::Options
+                        .msg(format!(
+                            "option `{name}` is given twice in #[dynamo(..)] of {what}"
+                        ))
+                        .help(format!("options are {}", listed(options))),
+                );
+                changed = true;
+            } else {
+                seen.push(name);
+                kept.push(item);
+            }
+        }
+        let mut clean = attr.clone();
+        if let syn::Meta::List(l) = &mut clean.meta {
+            l.tokens = quote!(#(#kept),*);
+        }
+        out.push(clean);
+    }
+    changed.then_some(out)
+}
+
+/// Reports darling's errors as DYNA112, each at its own span, in darling's
+/// words.
+fn report(cx: &Ctxt, err: darling::Error, what: &str, options: &[&str]) {
     for e in err.flatten() {
-        let span = e.span();
-        let text = e
-            .to_string()
-            .replace("Unknown field: ", "unknown option ")
-            .replace("Duplicate field ", "option ");
-        // darling's suggestion goes to the help line.
-        let (text, hint) = match text.split_once(". Did you mean") {
-            Some((t, rest)) => (t.to_owned(), format!("did you mean{rest} ")),
-            None => (text, String::new()),
-        };
-        let text = if text.starts_with("option ") {
-            format!("{text} is given twice")
-        } else {
-            text
-        };
-        cx.error(
-            span,
-            format!(
-                "DYNA112: {text} in #[dynamo(..)] of {what}\n  = help: {hint}options are {list}"
-            ),
+        cx.report(
+            e.span(),
+            Code::Options
+                .msg(format!("{e} in #[dynamo(..)] of {what}"))
+                .help(format!("options are {}", listed(options))),
         );
     }
 }

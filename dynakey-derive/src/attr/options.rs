@@ -4,7 +4,7 @@ use darling::util::{Flag, Override, PathList, SpannedValue};
 use darling::{FromDeriveInput, FromField, FromMeta, FromVariant};
 use syn::{Attribute, DeriveInput};
 
-use super::report;
+use super::parse;
 use crate::ctxt::Ctxt;
 
 /// `#[dynamo(crate = "path")]`: where generated code finds the runtime
@@ -56,23 +56,20 @@ pub struct EntityOpts {
 /// The entity's options; `None` when they did not parse (the errors are
 /// reported, and checks that need the options skip theirs).
 pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<EntityOpts> {
-    EntityOpts::from_derive_input(input)
-        .map_err(|e| {
-            report(
-                cx,
-                e,
-                "an entity",
-                &[
-                    "entity",
-                    "discriminator_attr",
-                    "pk_attr",
-                    "sk_attr",
-                    "validate",
-                    "crate",
-                ],
-            )
-        })
-        .ok()
+    parse(
+        cx,
+        input,
+        "an entity",
+        &[
+            "entity",
+            "discriminator_attr",
+            "pk_attr",
+            "sk_attr",
+            "validate",
+            "crate",
+        ],
+        EntityOpts::from_derive_input,
+    )
 }
 
 /// The container options of a `DynamoValue` or a `DynamoUnion`.
@@ -84,9 +81,7 @@ pub struct ValueOpts {
 }
 
 pub fn value_container(cx: &Ctxt, input: &DeriveInput, what: &str) {
-    if let Err(e) = ValueOpts::from_derive_input(input) {
-        report(cx, e, what, &["crate"]);
-    }
+    parse(cx, input, what, &["crate"], ValueOpts::from_derive_input);
 }
 
 /// The options of a `DynamoProjection`.
@@ -100,10 +95,14 @@ pub struct ProjectionOpts {
 }
 
 pub fn projection(cx: &Ctxt, input: &DeriveInput) -> ProjectionOpts {
-    ProjectionOpts::from_derive_input(input).unwrap_or_else(|e| {
-        report(cx, e, "a projection", &["of", "crate"]);
-        ProjectionOpts::default()
-    })
+    parse(
+        cx,
+        input,
+        "a projection",
+        &["of", "crate"],
+        ProjectionOpts::from_derive_input,
+    )
+    .unwrap_or_default()
 }
 
 /// The options of a `DynamoTable`.
@@ -128,22 +127,21 @@ pub struct TableOpts {
 }
 
 pub fn table(cx: &Ctxt, input: &DeriveInput) -> TableOpts {
-    TableOpts::from_derive_input(input).unwrap_or_else(|e| {
-        report(
-            cx,
-            e,
-            "a table",
-            &[
-                "entities",
-                "overlap",
-                "schema",
-                "migrations",
-                "stream",
-                "crate",
-            ],
-        );
-        TableOpts::default()
-    })
+    parse(
+        cx,
+        input,
+        "a table",
+        &[
+            "entities",
+            "overlap",
+            "schema",
+            "migrations",
+            "stream",
+            "crate",
+        ],
+        TableOpts::from_derive_input,
+    )
+    .unwrap_or_default()
 }
 
 /// The options of one field.
@@ -181,27 +179,26 @@ pub struct UniqueOpts {
 }
 
 pub fn field(cx: &Ctxt, f: &syn::Field) -> FieldOpts {
-    FieldOpts::from_field(f).unwrap_or_else(|e| {
-        report(
-            cx,
-            e,
-            "a field",
-            &[
-                "rename",
-                "omit_empty",
-                "skip",
-                "serde",
-                "ttl",
-                "version",
-                "default",
-                "validate",
-                "created_at",
-                "updated_at",
-                "unique",
-            ],
-        );
-        FieldOpts::default()
-    })
+    parse(
+        cx,
+        f,
+        "a field",
+        &[
+            "rename",
+            "omit_empty",
+            "skip",
+            "serde",
+            "ttl",
+            "version",
+            "default",
+            "validate",
+            "created_at",
+            "updated_at",
+            "unique",
+        ],
+        FieldOpts::from_field,
+    )
+    .unwrap_or_default()
 }
 
 /// The options of one enum variant.
@@ -213,11 +210,5 @@ pub struct VariantOpts {
 }
 
 pub fn variant(cx: &Ctxt, v: &syn::Variant) -> Option<SpannedValue<String>> {
-    match VariantOpts::from_variant(v) {
-        Ok(o) => o.rename,
-        Err(e) => {
-            report(cx, e, "a variant", &["rename"]);
-            None
-        }
-    }
+    parse(cx, v, "a variant", &["rename"], VariantOpts::from_variant).and_then(|o| o.rename)
 }

@@ -7,6 +7,7 @@
 //! character and no U+10FFFF (DYNA100).
 
 use crate::ctxt::Ctxt;
+use crate::diag::Code;
 use crate::model::{Entity, Field, KeyModel, Part};
 use crate::template::Format;
 use crate::types::TypeKind;
@@ -45,14 +46,7 @@ fn check_key(cx: &Ctxt, fields: &[Field], k: &KeyModel) {
     }
     for (d, at, name) in &delims {
         if *d >= '0' {
-            diag(
-                cx,
-                tpl,
-                "DYNA115",
-                format!("the delimiter `{d}` after `<{name}>` sorts above digits, so values holding digits (or letters) sort out of the order of the fields"),
-                *at..*at + d.len_utf8(),
-                Some("start the literal after a text field with a character below `0`, such as `#`; any character may follow a fixed-width field (`d6`, `n4`, a date, a uuid)".into()),
-            );
+            diag(cx, tpl, Code::DelimiterOrder.msg(format!("the delimiter `{d}` after `<{name}>` sorts above digits, so values holding digits (or letters) sort out of the order of the fields")).help("start the literal after a text field with a character below `0`, such as `#`; any character may follow a fixed-width field (`d6`, `n4`, a date, a uuid)"), *at..*at + d.len_utf8());
         }
     }
     let lowest = delims.iter().map(|(d, _, _)| *d).min();
@@ -67,20 +61,13 @@ fn check_key(cx: &Ctxt, fields: &[Field], k: &KeyModel) {
                 diag(
                     cx,
                     tpl,
-                    "DYNA100",
-                    format!("the literal holds {c:?}, which a key cannot hold"),
+                    Code::TemplateSyntax
+                        .msg(format!("the literal holds {c:?}, which a key cannot hold"))
+                        .help("use printable characters in key literals"),
                     culprit,
-                    Some("use printable characters in key literals".into()),
                 );
             } else if let Some(lowest) = lowest.filter(|l| c < *l) {
-                diag(
-                    cx,
-                    tpl,
-                    "DYNA115",
-                    format!("the literal holds {c:?}, which sorts below the delimiter `{lowest}`, so keys sort out of the order of their fields"),
-                    culprit,
-                    Some(format!("use only characters above `{lowest}` in literals, or a lower delimiter")),
-                );
+                diag(cx, tpl, Code::DelimiterOrder.msg(format!("the literal holds {c:?}, which sorts below the delimiter `{lowest}`, so keys sort out of the order of their fields")).help(format!("use only characters above `{lowest}` in literals, or a lower delimiter")), culprit);
             }
         }
     }

@@ -7,6 +7,7 @@ use syn::spanned::Spanned;
 
 use crate::attr;
 use crate::ctxt::Ctxt;
+use crate::diag::Code;
 use crate::model::{DefaultValue, Field, FieldRole, Stamp};
 use crate::types::{self, TypeKind};
 use crate::unraw::Name;
@@ -26,10 +27,10 @@ pub fn fields(cx: &Ctxt, named: &syn::FieldsNamed) -> Vec<Field> {
         let kind = types::kind(&inner);
         let role = role(cx, f, &opts, &name.text);
         if role == FieldRole::Ttl && kind != TypeKind::DateTime {
-            cx.error(f.ty.span(), format!("DYNA112: #[dynamo(ttl)] on `{}` takes a time::OffsetDateTime or Option<time::OffsetDateTime>\n  = help: the TTL attribute is stored as epoch seconds", name.text));
+            cx.report(f.ty.span(), Code::Options.msg(format!("#[dynamo(ttl)] on `{}` takes a time::OffsetDateTime or Option<time::OffsetDateTime>", name.text)).help("the TTL attribute is stored as epoch seconds"));
         }
         if role == FieldRole::Version && (kind != TypeKind::Int || optional) {
-            cx.error(f.ty.span(), format!("DYNA112: #[dynamo(version)] on `{}` takes a plain integer field (u64 is usual)\n  = help: the version starts at 0 for a new item and grows by one with every put or update", name.text));
+            cx.report(f.ty.span(), Code::Options.msg(format!("#[dynamo(version)] on `{}` takes a plain integer field (u64 is usual)", name.text)).help("the version starts at 0 for a new item and grows by one with every put or update"));
         }
         let default = opts.default.as_ref().map(|d| match &**d {
             darling::util::Override::Inherit => DefaultValue::Trait,
@@ -42,12 +43,22 @@ pub fn fields(cx: &Ctxt, named: &syn::FieldsNamed) -> Vec<Field> {
                     FieldRole::Skip | FieldRole::Version | FieldRole::OmitEmpty
                 )
             {
-                cx.error(d.span(), format!("DYNA112: #[dynamo(default)] on `{}`, which already reads as absent or default\n  = help: an `Option`, `omit_empty`, `skip` or `version` field needs no default", name.text));
+                cx.report(
+                    d.span(),
+                    Code::Options
+                        .msg(format!(
+                            "#[dynamo(default)] on `{}`, which already reads as absent or default",
+                            name.text
+                        ))
+                        .help(
+                            "an `Option`, `omit_empty`, `skip` or `version` field needs no default",
+                        ),
+                );
             }
         }
         let stamp = match (opts.created_at.is_present(), opts.updated_at.is_present()) {
             (true, true) => {
-                cx.error(f.span(), format!("DYNA114: field `{}` is marked both #[dynamo(created_at)] and #[dynamo(updated_at)]\n  = help: keep each timestamp in its own field: `created_at: Option<time::OffsetDateTime>` and `updated_at: Option<time::OffsetDateTime>`", name.text));
+                cx.report(f.span(), Code::DuplicateTimestamp.msg(format!("field `{}` is marked both #[dynamo(created_at)] and #[dynamo(updated_at)]", name.text)).help("keep each timestamp in its own field: `created_at: Option<time::OffsetDateTime>` and `updated_at: Option<time::OffsetDateTime>`"));
                 Some(Stamp::Created)
             }
             (true, false) => Some(Stamp::Created),
@@ -103,17 +114,24 @@ fn role(cx: &Ctxt, f: &syn::Field, opts: &attr::FieldOpts, name: &str) -> FieldR
     .collect();
     if roles.len() > 1 {
         let names: Vec<String> = roles.iter().map(|(_, n)| format!("`{n}`")).collect();
-        cx.error(
+        cx.report(
             f.span(),
-            format!(
-                "DYNA112: field `{name}` is {}, which cannot go together\n  = help: a field has one of omit_empty, skip, serde, ttl and version",
-                names.join(" and ")
-            ),
+            Code::Options
+                .msg(format!(
+                    "field `{name}` is {}, which cannot go together",
+                    names.join(" and ")
+                ))
+                .help("a field has one of omit_empty, skip, serde, ttl and version"),
         );
     }
     let role = roles.first().map_or(FieldRole::Plain, |(r, _)| *r);
     if let (FieldRole::Skip, Some(r)) = (role, &opts.rename) {
-        cx.error(r.span(), format!("DYNA112: field `{name}` is #[dynamo(skip)] and renamed\n  = help: a skipped field is not stored; drop `rename`"));
+        cx.report(
+            r.span(),
+            Code::Options
+                .msg(format!("field `{name}` is #[dynamo(skip)] and renamed"))
+                .help("a skipped field is not stored; drop `rename`"),
+        );
     }
     role
 }

@@ -7,6 +7,7 @@
 use std::ops::Range;
 
 use crate::ctxt::Ctxt;
+use crate::diag::Code;
 use crate::model::{Entity, Field, FieldRole, KeyModel, KeyRole, Part};
 use crate::template::Format;
 use crate::types::TypeKind;
@@ -30,14 +31,7 @@ pub fn check_formats(cx: &Ctxt, e: &Entity) {
                 continue;
             }
             if let Some(why) = not_a_key_part(f.role) {
-                diag(
-                    cx,
-                    &k.tpl,
-                    "DYNA102",
-                    format!("`{}` is #[dynamo({why})] and cannot be part of a key", f.name.text),
-                    range.clone(),
-                    Some("a key part is stored in the key attribute; drop the option or the placeholder".into()),
-                );
+                diag(cx, &k.tpl, Code::NotAKeyType.msg(format!("`{}` is #[dynamo({why})] and cannot be part of a key", f.name.text)).help("a key part is stored in the key attribute; drop the option or the placeholder"), range.clone());
                 continue;
             }
             let frange = format_range.clone().unwrap_or(range.clone());
@@ -73,19 +67,19 @@ fn format_fits(
     };
     let (code, message, range, help) = match format {
         Format::Path if !matches!(kind, TypeKind::String | TypeKind::Other) => (
-            "DYNA107",
+            Code::FormatForType,
             format!("format `path` keeps text as it is, and `{name}` is {}", describe(kind)),
             frange,
             format!("drop the format: `<{name}>`"),
         ),
         Format::Text if k.role == KeyRole::Sort && kind.is_number() => (
-            "DYNA103",
+            Code::UnpaddedNumber,
             format!("`<{name}>` is a number in a sort key without a fixed width: `10` would sort before `2`"),
             prange,
             numeric_help,
         ),
         Format::Padded(w) if matches!(kind, TypeKind::Float | TypeKind::Decimal) => (
-            "DYNA104",
+            Code::PaddedDecimal,
             format!(
                 "`d{w}` zero-pads integers, but `{name}` is a {}",
                 if kind == TypeKind::Float { "float" } else { "decimal" }
@@ -104,14 +98,14 @@ fn format_fits(
                 _ => format!("n{w}"),
             };
             (
-                "DYNA107",
+                Code::FormatForType,
                 format!("format `{fmt}` does not fit `{name}`: it writes integers, and `{name}` is {}", describe(kind)),
                 frange,
                 format!("drop the format: `<{name}>`"),
             )
         }
         Format::Signed(w) if matches!(kind, TypeKind::Float | TypeKind::Decimal) => (
-            "DYNA107",
+            Code::FormatForType,
             format!("format `n{w}` writes integers, and `{name}` is {}", describe(kind)),
             frange,
             format!("give it decimal places: `<{name}:n{w}.2>`"),
@@ -125,21 +119,21 @@ fn format_fits(
                 format!("drop the format: `<{name}>`")
             };
             (
-                "DYNA107",
+                Code::FormatForType,
                 format!("format `n{w}.{p}` writes decimals, and `{name}` is {}", describe(kind)),
                 frange,
                 help,
             )
         }
         Format::Reverse if !matches!(kind, TypeKind::DateTime | TypeKind::Int | TypeKind::Other) => (
-            "DYNA107",
+            Code::FormatForType,
             format!("format `rev` reverses instants, and `{name}` is {}", describe(kind)),
             frange,
             "use `rev` on a time::OffsetDateTime (or epoch milliseconds)".into(),
         ),
         _ => return,
     };
-    diag(cx, tpl, code, message, range, Some(help));
+    diag(cx, tpl, code.msg(message).help(help), range);
 }
 
 fn describe(k: TypeKind) -> &'static str {

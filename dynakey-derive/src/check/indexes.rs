@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use crate::attr::{IndexKind, RawIndex, RawKeys};
 use crate::ctxt::Ctxt;
+use crate::diag::Code;
 use crate::model::{Field, IndexModel, KeyKind, KeyModel, KeyRole, NativeIndex, Projection};
 
 use super::native::snake;
@@ -38,32 +39,27 @@ pub fn indexes(
             IndexKind::Local => "lsi",
         };
         if ix.name.is_empty() {
-            cx.error(
+            cx.report(
                 ix.name_span,
-                format!("DYNA109: #[{which}] has an empty index name\n  = help: name the index, as in #[{which}(\"GSI1\", ..)]"),
+                Code::Shape
+                    .msg(format!("#[{which}] has an empty index name"))
+                    .help(format!("name the index, as in #[{which}(\"GSI1\", ..)]")),
             );
             continue;
         }
         let stem = snake(&ix.name);
         match stems.get(&stem) {
             Some(first) if *first == ix.name => {
-                cx.error(
+                cx.report(
                     ix.name_span,
-                    format!(
-                        "DYNA108: index `{}` is declared twice\n  = help: give each index its own name",
-                        ix.name
-                    ),
+                    Code::IndexNames
+                        .msg(format!("index `{}` is declared twice", ix.name))
+                        .help("give each index its own name"),
                 );
                 continue;
             }
             Some(first) => {
-                cx.error(
-                    ix.name_span,
-                    format!(
-                        "DYNA108: indexes `{first}` and `{}` would both name their functions `{stem}_pk`, `{stem}_sk`, … (an index's functions are its name in snake case)\n  = help: give the indexes names that differ in more than case and separators",
-                        ix.name
-                    ),
-                );
+                cx.report(ix.name_span, Code::IndexNames.msg(format!("indexes `{first}` and `{}` would both name their functions `{stem}_pk`, `{stem}_sk`, … (an index's functions are its name in snake case)", ix.name)).help("give the indexes names that differ in more than case and separators"));
                 continue;
             }
             None => {
@@ -93,14 +89,16 @@ pub fn indexes(
         }
     }
     if gsis > MAX_GSI {
-        cx.error(entity.span(), format!("DYNA111: `{entity}` declares {gsis} global indexes; DynamoDB allows {MAX_GSI} per table\n  = help: overload one index for several access patterns"));
+        cx.report(entity.span(), Code::Limits.msg(format!("`{entity}` declares {gsis} global indexes; DynamoDB allows {MAX_GSI} per table")).help("overload one index for several access patterns"));
     }
     if lsis > MAX_LSI {
-        cx.error(
+        cx.report(
             entity.span(),
-            format!(
-                "DYNA111: `{entity}` declares {lsis} local indexes; DynamoDB allows {MAX_LSI} per table\n  = help: move an access pattern to a global index"
-            ),
+            Code::Limits
+                .msg(format!(
+                    "`{entity}` declares {lsis} local indexes; DynamoDB allows {MAX_LSI} per table"
+                ))
+                .help("move an access pattern to a global index"),
         );
     }
     (out, natives)
@@ -140,7 +138,15 @@ fn global(
     let snake = snake(&ix.name);
     let (pk_attr, sk_attr) = attrs(ix, &attr_stem(&ix.name));
     let Some(pk_tpl) = &ix.pk else {
-        cx.error(ix.name_span, format!("DYNA109: global index `{}` has no partition key\n  = help: add `pk = \"...\"`, as in #[gsi(\"{}\", pk = \"TEAM#<team>\")]", ix.name, ix.name));
+        cx.report(
+            ix.name_span,
+            Code::Shape
+                .msg(format!("global index `{}` has no partition key", ix.name))
+                .help(format!(
+                    "add `pk = \"...\"`, as in #[gsi(\"{}\", pk = \"TEAM#<team>\")]",
+                    ix.name
+                )),
+        );
         return None;
     };
     let pk = key(
@@ -171,16 +177,23 @@ fn local(
     has_sk: bool,
 ) -> Option<IndexModel> {
     if !has_sk {
-        cx.error(ix.name_span, format!("DYNA109: local index `{}` needs a table with a sort key\n  = help: add #[sk(\"...\")], or make it a global index", ix.name));
+        cx.report(
+            ix.name_span,
+            Code::Shape
+                .msg(format!(
+                    "local index `{}` needs a table with a sort key",
+                    ix.name
+                ))
+                .help("add #[sk(\"...\")], or make it a global index"),
+        );
         return None;
     }
     let Some(sk_tpl) = &ix.sk else {
-        cx.error(
+        cx.report(
             ix.name_span,
-            format!(
-                "DYNA109: local index `{}` has no sort key\n  = help: add `sk = \"...\"`",
-                ix.name
-            ),
+            Code::Shape
+                .msg(format!("local index `{}` has no sort key", ix.name))
+                .help("add `sk = \"...\"`"),
         );
         return None;
     };

@@ -3,6 +3,7 @@
 //! typed update's checks of a key (DYNA226) stay one bound over them.
 
 use crate::ctxt::Ctxt;
+use crate::diag::Code;
 use crate::model::Entity;
 
 use super::diag;
@@ -13,14 +14,7 @@ pub fn check_limits(cx: &Ctxt, e: &Entity) {
     for k in e.templates() {
         let n = k.distinct_fields().len();
         if n > MAX_KEY_FIELDS {
-            diag(
-                cx,
-                &k.tpl,
-                "DYNA111",
-                format!("the template has {n} fields; a key holds at most {MAX_KEY_FIELDS}"),
-                0..k.tpl.text.len(),
-                Some("keep fewer fields in the key: a value the key does not sort or select by can stay an attribute".into()),
-            );
+            diag(cx, &k.tpl, Code::Limits.msg(format!("the template has {n} fields; a key holds at most {MAX_KEY_FIELDS}")).help("keep fewer fields in the key: a value the key does not sort or select by can stay an attribute"), 0..k.tpl.text.len());
         }
     }
 }

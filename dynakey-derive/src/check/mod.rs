@@ -1,5 +1,5 @@
 //! Builds the models from the parsed attributes and checks them, reporting
-//! every mistake with its DYNA code (the catalogue is in the README): the
+//! every mistake with its DYNA code (the list is `diag/codes.rs`): the
 //! only place user errors come from. Building reports what keeps a part of
 //! the model from being built (syntax, names, shapes); then every check of
 //! [`CHECKS`] runs over the whole model, each reporting one family of
@@ -31,8 +31,10 @@ use syn::{Data, DeriveInput, Fields};
 
 use crate::attr;
 use crate::ctxt::Ctxt;
+use crate::diag::render::caret;
+use crate::diag::Code;
+use crate::diag::Message;
 use crate::model::{Entity, KeyKind, KeyRole, TemplateLit, UpdateModel};
-use crate::render::Diag;
 
 pub use fields::fields;
 pub use others::{projection, table, union, value};
@@ -53,23 +55,9 @@ const CHECKS: &[fn(&Ctxt, &Entity)] = &[
 ];
 
 /// Reports `message` at a template, redrawn with a caret under `range`.
-pub fn diag(
-    cx: &Ctxt,
-    tpl: &TemplateLit,
-    code: &'static str,
-    message: String,
-    range: Range<usize>,
-    help: Option<String>,
-) {
-    let d = Diag {
-        code,
-        message,
-        label: &tpl.label,
-        template: &tpl.text,
-        range,
-        help,
-    };
-    cx.error(tpl.span, d.render());
+pub fn diag(cx: &Ctxt, tpl: &TemplateLit, message: Message, range: Range<usize>) {
+    let drawn = caret(&tpl.label, &tpl.text, range, "");
+    cx.report(tpl.span, message.draw(drawn));
 }
 
 /// The named fields of a struct, or a DYNA109 error.
@@ -82,17 +70,27 @@ pub fn named_fields<'a>(
         Data::Struct(s) => match &s.fields {
             Fields::Named(f) => Some(f),
             _ => {
-                cx.error(
+                cx.report(
                     input.ident.span(),
-                    format!("DYNA109: {what} needs a struct with named fields\n  = help: name the fields: `struct {} {{ id: String, .. }}`", input.ident),
+                    Code::Shape
+                        .msg(format!("{what} needs a struct with named fields"))
+                        .help(format!(
+                            "name the fields: `struct {} {{ id: String, .. }}`",
+                            input.ident
+                        )),
                 );
                 None
             }
         },
         _ => {
-            cx.error(
+            cx.report(
                 input.ident.span(),
-                format!("DYNA109: {what} needs a struct with named fields; `{}` is not one\n  = help: for a type stored inside an item, derive DynamoValue", input.ident),
+                Code::Shape
+                    .msg(format!(
+                        "{what} needs a struct with named fields; `{}` is not one",
+                        input.ident
+                    ))
+                    .help("for a type stored inside an item, derive DynamoValue"),
             );
             None
         }
@@ -107,10 +105,16 @@ pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<Entity> {
     let reported = parsed.is_none();
     let opts = parsed.unwrap_or_default();
     let raw = attr::keys(cx, &input.attrs);
+    native::check_table_key_place(cx, &raw.native_table_keys);
     if !input.generics.params.is_empty() {
-        cx.error(
+        cx.report(
             input.generics.span(),
-            format!("DYNA109: entity `{}` has generic parameters, which DynamoEntity does not support\n  = help: derive on a concrete struct", input.ident),
+            Code::Shape
+                .msg(format!(
+                    "entity `{}` has generic parameters, which DynamoEntity does not support",
+                    input.ident
+                ))
+                .help("derive on a concrete struct"),
         );
         return None;
     }
@@ -121,18 +125,25 @@ pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<Entity> {
     let discriminator = match &opts.entity {
         Some(d) => {
             if d.is_empty() {
-                cx.error(d.span(), "DYNA109: the discriminator is empty\n  = help: name the entity, as in #[dynamo(entity = \"EMPLOYEE\")]");
+                cx.report(
+                    d.span(),
+                    Code::Shape
+                        .msg("the discriminator is empty")
+                        .help("name the entity, as in #[dynamo(entity = \"EMPLOYEE\")]"),
+                );
             }
             d.as_str().to_owned()
         }
         None if reported => String::new(),
         None => {
-            cx.error(
+            cx.report(
                 ident.span(),
-                format!(
-                    "DYNA109: entity `{ident}` has no discriminator\n  = help: add #[dynamo(entity = \"{}\")]: it tells the types of one table apart",
-                    ident.to_string().to_uppercase()
-                ),
+                Code::Shape
+                    .msg(format!("entity `{ident}` has no discriminator"))
+                    .help(format!(
+                        "add #[dynamo(entity = \"{}\")]: it tells the types of one table apart",
+                        ident.to_string().to_uppercase()
+                    )),
             );
             String::new()
         }
@@ -151,10 +162,12 @@ pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<Entity> {
         index: None,
     };
     let pk_tpl = raw.pk.clone().unwrap_or_else(|| {
-        if !raw.native_table_key {
-            cx.error(
+        if raw.native_table_keys.is_empty() {
+            cx.report(
                 ident.span(),
-                format!("DYNA109: entity `{ident}` has no partition key\n  = help: add a template, as in #[pk(\"USER#<user_id>\")]"),
+                Code::Shape
+                    .msg(format!("entity `{ident}` has no partition key"))
+                    .help("add a template, as in #[pk(\"USER#<user_id>\")]"),
             );
         }
         TemplateLit {

@@ -4,10 +4,11 @@
 //! where DynamoDB has none: a local index, or mixed with a template), and
 //! DYNA101/DYNA112 as for templates.
 
-use crate::attr::{IndexKind, NativeList, RawIndex};
+use crate::attr::{IndexKind, NativeList, NativeTableKey, RawIndex};
 use crate::ctxt::Ctxt;
+use crate::diag::render::{as_written, field_help};
+use crate::diag::Code;
 use crate::model::{Field, FieldRole, NativeIndex};
-use crate::render::{field_help, native};
 use crate::types::{is_list, is_set, TypeKind};
 
 use super::projection::projection;
@@ -77,19 +78,19 @@ pub fn native_index(
     let (text, _) = written(which, list);
     let whole = 0..text.len();
     if ix.kind == IndexKind::Local {
-        cx.error(list.span, native("DYNA122", &format!("local index `{}` cannot have a native multi-attribute key: DynamoDB builds keys from several attributes only in global secondary indexes", ix.name), &text, whole, &format!("write the sort key as a template (sk = \"<status>#<n:d3>\"), or make it a global index: #[gsi(\"{}\", ..)]", ix.name)));
+        cx.report(list.span, Code::NativeKeyPlace.msg(format!("local index `{}` cannot have a native multi-attribute key: DynamoDB builds keys from several attributes only in global secondary indexes", ix.name)).draw(as_written(&text, whole)).help(format!("write the sort key as a template (sk = \"<status>#<n:d3>\"), or make it a global index: #[gsi(\"{}\", ..)]", ix.name)));
         return Some(empty(ix, snake));
     }
     if ix.pk.is_some() || ix.sk.is_some() {
-        cx.error(
+        cx.report(
             list.span,
-            native(
-                "DYNA122",
-                &format!("index `{}` mixes a template key with a native one", ix.name),
-                &text,
-                whole,
-                "write both keys as field lists (pk(a, b), sk(c, d)), or both as templates",
-            ),
+            Code::NativeKeyPlace
+                .msg(format!(
+                    "index `{}` mixes a template key with a native one",
+                    ix.name
+                ))
+                .draw(as_written(&text, whole))
+                .help("write both keys as field lists (pk(a, b), sk(c, d)), or both as templates"),
         );
         return Some(empty(ix, snake));
     }
@@ -104,11 +105,19 @@ pub fn native_index(
             } else {
                 "a native key's attributes are the fields' own (rename a field with #[dynamo(rename = \"..\")])"
             };
-            cx.error(ix.name_span, format!("DYNA112: `{option}` does not apply to native index `{}`\n  = help: drop it; {why}", ix.name));
+            cx.report(
+                ix.name_span,
+                Code::Options
+                    .msg(format!(
+                        "`{option}` does not apply to native index `{}`",
+                        ix.name
+                    ))
+                    .help(format!("drop it; {why}")),
+            );
         }
     }
     let Some(pk) = &ix.pk_native else {
-        cx.error(ix.name_span, format!("DYNA109: global index `{}` has no partition key\n  = help: add `pk(..)` with its fields, as in #[gsi(\"{}\", pk(tenant), sk(status, created_at))]", ix.name, ix.name));
+        cx.report(ix.name_span, Code::Shape.msg(format!("global index `{}` has no partition key", ix.name)).help(format!("add `pk(..)` with its fields, as in #[gsi(\"{}\", pk(tenant), sk(status, created_at))]", ix.name)));
         return Some(empty(ix, snake));
     };
     let mut seen: Vec<usize> = Vec::new();
@@ -149,20 +158,20 @@ fn resolve(
     let (text, ranges) = written(which, list);
     let span = list.span;
     if list.names.is_empty() {
-        cx.error(
+        cx.report(
             span,
-            native(
-                "DYNA120",
-                &format!("the native {which} of index `{}` names no field", ix.name),
-                &text,
-                which.len()..text.len(),
-                "name one to four fields, as in pk(tenant, region)",
-            ),
+            Code::NativeKeyShape
+                .msg(format!(
+                    "the native {which} of index `{}` names no field",
+                    ix.name
+                ))
+                .draw(as_written(&text, which.len()..text.len()))
+                .help("name one to four fields, as in pk(tenant, region)"),
         );
     }
     if list.names.len() > MAX_ATTRS {
         let extra = ranges[MAX_ATTRS].start..ranges[ranges.len() - 1].end;
-        cx.error(list.names[MAX_ATTRS].1, native("DYNA120", &format!("the native {which} of index `{}` has {} attributes; DynamoDB allows {MAX_ATTRS}", ix.name, list.names.len()), &text, extra, "keep four; join the others into a template index, or filter on them"));
+        cx.report(list.names[MAX_ATTRS].1, Code::NativeKeyShape.msg(format!("the native {which} of index `{}` has {} attributes; DynamoDB allows {MAX_ATTRS}", ix.name, list.names.len())).draw(as_written(&text, extra)).help("keep four; join the others into a template index, or filter on them"));
     }
     let mut out = Vec::new();
     for ((name, name_span), range) in list.names.iter().zip(ranges) {
@@ -176,39 +185,33 @@ fn resolve(
                         .filter(|f| f.stored())
                         .map(|f| f.name.text.as_str()),
                 );
-                cx.error(
+                cx.report(
                     *name_span,
-                    native(
-                        "DYNA101",
-                        &format!("`{name}` names no field of `{entity}`"),
-                        &text,
-                        range.clone(),
-                        &help,
-                    ),
+                    Code::UnknownField
+                        .msg(format!("`{name}` names no field of `{entity}`"))
+                        .draw(as_written(&text, range.clone()))
+                        .help(&help),
                 );
                 fields.push(synthetic(name, *name_span));
                 fields.len() - 1
             }
         };
         if seen.contains(&idx) {
-            cx.error(
+            cx.report(
                 *name_span,
-                native(
-                    "DYNA120",
-                    &format!(
+                Code::NativeKeyShape
+                    .msg(format!(
                         "field `{name}` appears twice in the native keys of index `{}`",
                         ix.name
-                    ),
-                    &text,
-                    range.clone(),
-                    "each attribute is one element of the index's key: name it once",
-                ),
+                    ))
+                    .draw(as_written(&text, range.clone()))
+                    .help("each attribute is one element of the index's key: name it once"),
             );
             continue;
         }
         seen.push(idx);
         if let Some(why) = no_key_form(&fields[idx]) {
-            cx.error(*name_span, native("DYNA121", &format!("field `{name}` cannot be a native key attribute of index `{}`: {why}", ix.name), &text, range, "a native key attribute is an S (strings, unit enums, uuids, dates, instants), N (integers, decimals) or B (bytes) attribute; key on another field, or use a template index"));
+            cx.report(*name_span, Code::NativeKeyType.msg(format!("field `{name}` cannot be a native key attribute of index `{}`: {why}", ix.name)).draw(as_written(&text, range)).help("a native key attribute is an S (strings, unit enums, uuids, dates, instants), N (integers, decimals) or B (bytes) attribute; key on another field, or use a template index"));
         }
         out.push(idx);
     }
@@ -250,5 +253,20 @@ fn last(ty: &syn::Type) -> Option<String> {
     match ty {
         syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
         _ => None,
+    }
+}
+
+/// DYNA122 for the table key: DynamoDB builds a key from several
+/// attributes only in a global index.
+pub fn check_table_key_place(cx: &Ctxt, keys: &[NativeTableKey]) {
+    for k in keys {
+        let label = k.label;
+        cx.report(
+            k.span,
+            Code::NativeKeyPlace
+                .msg(format!("the table's {label} cannot be a native multi-attribute key: DynamoDB builds keys from several attributes only in global secondary indexes"))
+                .draw(as_written(&k.written, label.len() + 3..k.written.len() - 2))
+                .help(format!("write a template, as in #[{label}(\"TENANT#<tenant>#REGION#<region>\")], or declare the native key on an index: #[gsi(\"ByRegion\", pk(tenant, region))]")),
+        );
     }
 }

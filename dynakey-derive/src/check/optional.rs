@@ -2,6 +2,7 @@
 //! index, and a sparse index has an input that may be absent.
 
 use crate::ctxt::Ctxt;
+use crate::diag::Code;
 use crate::model::{Entity, KeyKind, KeyModel, Part};
 
 use super::diag;
@@ -20,7 +21,7 @@ pub fn check_optional(cx: &Ctxt, e: &Entity) {
                 .any(|f| e.fields[f].may_be_absent() || e.fields[f].synthetic);
             if !absent {
                 let k = keys.last().expect("an index has a key");
-                cx.error(k.tpl.span, format!("DYNA106: index `{}` is sparse, but none of its inputs can be absent, so every item would be in it\n  = help: make an input an Option (or #[dynamo(omit_empty)] on a string), or drop `sparse`", ix.name));
+                cx.report(k.tpl.span, Code::OptionalInput.msg(format!("index `{}` is sparse, but none of its inputs can be absent, so every item would be in it", ix.name)).help("make an input an Option (or #[dynamo(omit_empty)] on a string), or drop `sparse`"));
             }
         } else {
             let what = format!("index `{}` is not sparse and", ix.name);
@@ -49,10 +50,12 @@ fn no_optional(cx: &Ctxt, e: &Entity, key: &KeyModel, what: &str) {
         diag(
             cx,
             &key.tpl,
-            "DYNA106",
-            format!("`{name}` is an Option, but {what} needs a value for every item"),
+            Code::OptionalInput
+                .msg(format!(
+                    "`{name}` is an Option, but {what} needs a value for every item"
+                ))
+                .help(help),
             range.clone(),
-            Some(help),
         );
     }
 }

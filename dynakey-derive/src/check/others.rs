@@ -8,18 +8,21 @@ use syn::{Data, DeriveInput, Fields};
 use super::{fields, named_fields};
 use crate::attr;
 use crate::ctxt::Ctxt;
+use crate::diag::Code;
 use crate::model::{Table, Union, Value};
 
 fn no_generics(cx: &Ctxt, input: &DeriveInput, what: &str) -> bool {
     if input.generics.params.is_empty() {
         return true;
     }
-    cx.error(
+    cx.report(
         input.generics.span(),
-        format!(
-            "DYNA109: {what} does not support generic parameters on `{}`\n  = help: derive on a concrete type",
-            input.ident
-        ),
+        Code::Shape
+            .msg(format!(
+                "{what} does not support generic parameters on `{}`",
+                input.ident
+            ))
+            .help("derive on a concrete type"),
     );
     false
 }
@@ -37,7 +40,15 @@ pub fn value(cx: &Ctxt, input: &DeriveInput) -> Option<Value> {
             for v in &en.variants {
                 let rename = attr::variant(cx, v);
                 if !matches!(v.fields, Fields::Unit) {
-                    cx.error(v.ident.span(), format!("DYNA109: variant `{}` has fields; DynamoValue stores unit enums by name\n  = help: store data-carrying enums with #[dynamo(serde)] on the field", v.ident));
+                    cx.report(
+                        v.ident.span(),
+                        Code::Shape
+                            .msg(format!(
+                                "variant `{}` has fields; DynamoValue stores unit enums by name",
+                                v.ident
+                            ))
+                            .help("store data-carrying enums with #[dynamo(serde)] on the field"),
+                    );
                     continue;
                 }
                 let name = rename
@@ -46,15 +57,17 @@ pub fn value(cx: &Ctxt, input: &DeriveInput) -> Option<Value> {
                 // Any other text is fine in a key: the template escapes what
                 // sorts at or below its delimiter.
                 if name.is_empty() || name.chars().any(|c| c < ' ' || c == '\u{10FFFF}') {
-                    cx.error(
-                        v.ident.span(),
-                        "DYNA109: a variant's stored name must be non-empty text without control characters or U+10FFFF",
-                    );
+                    cx.report(v.ident.span(), Code::Shape.msg("a variant's stored name must be non-empty text without control characters or U+10FFFF"));
                 }
                 if let Some((other, _)) = variants.iter().find(|(_, n)| *n == name) {
-                    cx.error(
+                    cx.report(
                         v.ident.span(),
-                        format!("DYNA112: variants `{other}` and `{}` are both stored as {name:?}\n  = help: rename one", v.ident),
+                        Code::Options
+                            .msg(format!(
+                                "variants `{other}` and `{}` are both stored as {name:?}",
+                                v.ident
+                            ))
+                            .help("rename one"),
                     );
                 }
                 variants.push((v.ident.clone(), name));
@@ -64,22 +77,26 @@ pub fn value(cx: &Ctxt, input: &DeriveInput) -> Option<Value> {
         Data::Struct(_) => {
             let named = named_fields(cx, input, "DynamoValue")?;
             let fields = fields(cx, named);
+            super::attr_names::check_stored_names(cx, &fields);
             for f in fields
                 .iter()
                 .filter(|f| f.serde() || f.ttl() || f.version())
             {
-                cx.error(f.span, format!("DYNA112: field `{}`: #[dynamo(serde)], #[dynamo(ttl)] and #[dynamo(version)] are for entity fields, not nested values", f.name.text));
+                cx.report(f.span, Code::Options.msg(format!("field `{}`: #[dynamo(serde)], #[dynamo(ttl)] and #[dynamo(version)] are for entity fields, not nested values", f.name.text)));
             }
             for f in fields
                 .iter()
                 .filter(|f| f.stamp.is_some() || f.unique || f.validate.is_some())
             {
-                cx.error(f.span, format!("DYNA112: field `{}`: #[dynamo(created_at)], #[dynamo(updated_at)], #[dynamo(unique)] and #[dynamo(validate)] are for entity fields, not nested values\n  = help: validate a nested value in its entity's validator, #[dynamo(validate = ..)] on the entity", f.name.text));
+                cx.report(f.span, Code::Options.msg(format!("field `{}`: #[dynamo(created_at)], #[dynamo(updated_at)], #[dynamo(unique)] and #[dynamo(validate)] are for entity fields, not nested values", f.name.text)).help("validate a nested value in its entity's validator, #[dynamo(validate = ..)] on the entity"));
             }
             (!cx.has_errors()).then_some(Value::Struct { ident, fields })
         }
         Data::Union(_) => {
-            cx.error(ident.span(), "DYNA109: DynamoValue does not support unions");
+            cx.report(
+                ident.span(),
+                Code::Shape.msg("DynamoValue does not support unions"),
+            );
             None
         }
     }
@@ -90,7 +107,7 @@ pub fn union(cx: &Ctxt, input: &DeriveInput) -> Option<Union> {
     attr::value_container(cx, input, "a union");
     let ident = input.ident.clone();
     let Data::Enum(en) = &input.data else {
-        cx.error(ident.span(), format!("DYNA109: DynamoUnion goes on an enum of entity types, as in `enum {ident} {{ Member(Member), Membership(Membership) }}`"));
+        cx.report(ident.span(), Code::Shape.msg(format!("DynamoUnion goes on an enum of entity types, as in `enum {ident} {{ Member(Member), Membership(Membership) }}`")));
         return None;
     };
     if !no_generics(cx, input, "DynamoUnion") {
@@ -102,12 +119,12 @@ pub fn union(cx: &Ctxt, input: &DeriveInput) -> Option<Union> {
             Fields::Unnamed(f) if f.unnamed.len() == 1 => {
                 variants.push((v.ident.clone(), f.unnamed[0].ty.clone()))
             }
-            _ => cx.error(
+            _ => cx.report(
                 v.ident.span(),
-                format!(
-                    "DYNA109: variant `{}` must hold one entity, as in `{}(Entity)`",
+                Code::Shape.msg(format!(
+                    "variant `{}` must hold one entity, as in `{}(Entity)`",
                     v.ident, v.ident
-                ),
+                )),
             ),
         }
     }
@@ -115,9 +132,9 @@ pub fn union(cx: &Ctxt, input: &DeriveInput) -> Option<Union> {
         return None;
     }
     if variants.is_empty() {
-        cx.error(
+        cx.report(
             ident.span(),
-            "DYNA109: DynamoUnion needs at least one variant",
+            Code::Shape.msg("DynamoUnion needs at least one variant"),
         );
     }
     (!cx.has_errors()).then_some(Union { ident, variants })
@@ -145,13 +162,20 @@ pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
         .map(|l| l.iter().cloned().collect())
         .unwrap_or_default();
     if entities.is_empty() {
-        cx.error(ident.span(), format!("DYNA109: table `{ident}` lists no entities\n  = help: add #[dynamo(entities(Member, Membership, ..))]"));
+        cx.report(
+            ident.span(),
+            Code::Shape
+                .msg(format!("table `{ident}` lists no entities"))
+                .help("add #[dynamo(entities(Member, Membership, ..))]"),
+        );
     }
     for (i, a) in entities.iter().enumerate() {
         if entities[..i].iter().any(|b| b == a) {
-            cx.error(
+            cx.report(
                 a.span(),
-                format!("DYNA301: `{}` is listed twice in table `{ident}`\n  = help: list each entity once", name(a)),
+                Code::SameDiscriminator
+                    .msg(format!("`{}` is listed twice in table `{ident}`", name(a)))
+                    .help("list each entity once"),
             );
         }
     }
@@ -159,17 +183,19 @@ pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
     for pair in &opts.overlap {
         let list: Vec<&syn::Path> = pair.iter().collect();
         let [a, b] = list.as_slice() else {
-            cx.error(pair.span(), "DYNA112: `overlap` takes two entities of the table, as in #[dynamo(overlap(Task, Comment))]");
+            cx.report(pair.span(), Code::Options.msg("`overlap` takes two entities of the table, as in #[dynamo(overlap(Task, Comment))]"));
             continue;
         };
         for p in [a, b] {
             if !entities.contains(p) {
-                cx.error(
+                cx.report(
                     p.span(),
-                    format!(
-                        "DYNA112: `{}` in `overlap` is not an entity of table `{ident}`\n  = help: list it in `entities(..)`, or drop it from `overlap`",
-                        name(p)
-                    ),
+                    Code::Options
+                        .msg(format!(
+                            "`{}` in `overlap` is not an entity of table `{ident}`",
+                            name(p)
+                        ))
+                        .help("list it in `entities(..)`, or drop it from `overlap`"),
                 );
             }
         }
@@ -180,10 +206,10 @@ pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
         match std::fs::read_to_string(&schema_path) {
             Ok(text) => {
                 if let Err(e) = dynakey_core::snapshot::parse(&text) {
-                    cx.error(lit.span(), format!("DYNA500: the schema snapshot {} of table `{ident}` could not be read: {e}\n  = help: rewrite it from the code with `DYNAKEY_SCHEMA=overwrite cargo test`", lit.value()));
+                    cx.report(lit.span(), Code::Snapshot.msg(format!("the schema snapshot {} of table `{ident}` could not be read: {e}", lit.value())).help("rewrite it from the code with `DYNAKEY_SCHEMA=overwrite cargo test`"));
                 }
             }
-            Err(e) => cx.error(lit.span(), format!("DYNA500: the schema snapshot {} of table `{ident}` does not exist ({schema_path}: {e})\n  = help: the path is relative to the file that holds #[derive(DynamoTable)], as `include_str!` reads it; write the snapshot with `DYNAKEY_SCHEMA=overwrite cargo test`, or drop `schema` for the default `dynakey/{ident}.schema` in the crate", lit.value())),
+            Err(e) => cx.report(lit.span(), Code::Snapshot.msg(format!("the schema snapshot {} of table `{ident}` does not exist ({schema_path}: {e})", lit.value())).help(format!("the path is relative to the file that holds #[derive(DynamoTable)], as `include_str!` reads it; write the snapshot with `DYNAKEY_SCHEMA=overwrite cargo test`, or drop `schema` for the default `dynakey/{ident}.schema` in the crate"))),
         }
     }
     let stream = opts.stream.as_ref().and_then(|v| {
@@ -193,7 +219,12 @@ pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
             "OLD_IMAGE" => "OldImage",
             "NEW_AND_OLD_IMAGES" => "NewAndOldImages",
             other => {
-                cx.error(v.span(), format!("DYNA307: `{other}` is not a stream view\n  = help: use one of KEYS_ONLY, NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES (typed changes need NEW_AND_OLD_IMAGES to say everything)"));
+                cx.report(
+                    v.span(),
+                    Code::StreamView
+                        .msg(format!("`{other}` is not a stream view"))
+                        .fix(),
+                );
                 return None;
             }
         };
@@ -243,7 +274,15 @@ pub fn projection(cx: &Ctxt, input: &DeriveInput) -> Option<crate::model::Projec
         return None;
     }
     let Some(of) = opts.of else {
-        cx.error(input.ident.span(), format!("DYNA109: projection `{}` does not name its entity\n  = help: add #[dynamo(of = Task)]: the entity whose fields it holds", input.ident));
+        cx.report(
+            input.ident.span(),
+            Code::Shape
+                .msg(format!(
+                    "projection `{}` does not name its entity",
+                    input.ident
+                ))
+                .help("add #[dynamo(of = Task)]: the entity whose fields it holds"),
+        );
         return None;
     };
     let fields = named

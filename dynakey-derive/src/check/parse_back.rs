@@ -3,6 +3,7 @@
 //! may hold any text) followed by more of the template.
 
 use crate::ctxt::Ctxt;
+use crate::diag::Code;
 use crate::model::{Entity, Part};
 use crate::template::Format;
 
@@ -23,24 +24,10 @@ pub fn check_parse_back(cx: &Ctxt, e: &Entity) {
             };
             if let Some(Part::Field { field: prev, .. }) = i.checked_sub(1).map(|j| &k.parts[j]) {
                 let (prev, this) = (name(*prev), name(*field));
-                diag(
-                    cx,
-                    &k.tpl,
-                    "DYNA105",
-                    format!("`<{prev}>` and `<{this}>` have no literal between them, so the key cannot be parsed back"),
-                    range.clone(),
-                    Some(format!("put a delimiter between them, as in `<{prev}>#<{this}>`")),
-                );
+                diag(cx, &k.tpl, Code::AmbiguousParts.msg(format!("`<{prev}>` and `<{this}>` have no literal between them, so the key cannot be parsed back")).help(format!("put a delimiter between them, as in `<{prev}>#<{this}>`")), range.clone());
             }
             if *format == Format::Path && i + 1 < k.parts.len() {
-                diag(
-                    cx,
-                    &k.tpl,
-                    "DYNA105",
-                    format!("`<{}:path>` is followed by more of the template, so the key cannot be parsed back: a path may hold any text", name(*field)),
-                    range.clone(),
-                    Some("end the template with the `path` field, or drop `:path` so the value is escaped".into()),
-                );
+                diag(cx, &k.tpl, Code::AmbiguousParts.msg(format!("`<{}:path>` is followed by more of the template, so the key cannot be parsed back: a path may hold any text", name(*field))).help("end the template with the `path` field, or drop `:path` so the value is escaped"), range.clone());
             }
         }
     }

@@ -3,9 +3,10 @@
 //! the fields (DYNA118).
 
 use crate::ctxt::Ctxt;
+use crate::diag::render::field_help;
+use crate::diag::Code;
 use crate::model::TemplateLit;
 use crate::model::{Field, Projection};
-use crate::render::field_help;
 
 use super::diag;
 
@@ -24,7 +25,14 @@ pub fn projection(cx: &Ctxt, tpl: Option<&TemplateLit>, fields: &[Field]) -> Pro
         .strip_suffix(')')
         .and_then(|s| s.trim_start().strip_prefix("INCLUDE("));
     let Some(body) = body else {
-        diag(cx, t, "DYNA118", "an index projection is `ALL`, `KEYS_ONLY` or `INCLUDE(field, ..)`".into(), 0..text.len(), Some("write projection = \"KEYS_ONLY\", or projection = \"INCLUDE(title, status)\" with the fields to copy into the index".into()));
+        diag(
+            cx,
+            t,
+            Code::Projection
+                .msg("an index projection is `ALL`, `KEYS_ONLY` or `INCLUDE(field, ..)`")
+                .fix(),
+            0..text.len(),
+        );
         return Projection::All;
     };
     let start = text.find('(').map_or(0, |i| i + 1);
@@ -52,10 +60,12 @@ pub fn projection(cx: &Ctxt, tpl: Option<&TemplateLit>, fields: &[Field]) -> Pro
                 diag(
                     cx,
                     t,
-                    "DYNA118",
-                    format!("the projection includes `{name}`, which is no stored field"),
+                    Code::Projection
+                        .msg(format!(
+                            "the projection includes `{name}`, which is no stored field"
+                        ))
+                        .help(help),
                     range,
-                    Some(help),
                 );
             }
         }

@@ -5,8 +5,9 @@
 //! left out (it names nothing the user could pass).
 
 use crate::ctxt::Ctxt;
+use crate::diag::render::field_help;
+use crate::diag::Code;
 use crate::model::{Field, FieldRole, KeyKind, KeyModel, KeyRole, Part, TemplateLit};
-use crate::render::field_help;
 use crate::template::{scan, Segment};
 use crate::types::TypeKind;
 use crate::unraw::Name;
@@ -36,10 +37,10 @@ pub fn key(
         diag(
             cx,
             tpl,
-            "DYNA100",
-            format!("{} in template", e.message),
+            Code::TemplateSyntax
+                .msg(format!("{} in template", e.message))
+                .help_opt(e.help),
             e.range,
-            e.help,
         );
     }
     let mut parts = Vec::new();
@@ -67,10 +68,10 @@ pub fn key(
                         diag(
                             cx,
                             tpl,
-                            "DYNA101",
-                            format!("`<{}>` names no field of `{entity}`", p.name),
+                            Code::UnknownField
+                                .msg(format!("`<{}>` names no field of `{entity}`", p.name))
+                                .help(help),
                             p.range.clone(),
-                            Some(help),
                         );
                         fields.push(synthetic(&p.name, tpl.span));
                         fields.len() - 1

@@ -4,8 +4,9 @@
 use syn::spanned::Spanned;
 
 use crate::ctxt::Ctxt;
+use crate::diag::render::placeholder;
+use crate::diag::Code;
 use crate::model::{Entity, Field, FieldRole, Stamp};
-use crate::render::placeholder;
 use crate::types::TypeKind;
 
 use super::diag;
@@ -21,7 +22,17 @@ pub fn check_timestamps(cx: &Ctxt, e: &Entity) {
         if let [first, rest @ ..] = &marked[..] {
             for f in rest {
                 let m = marker(s);
-                cx.error(f.span, format!("DYNA114: a second #[dynamo({m})] field, `{}`; `{}` is the first\n  = help: an entity has one {m} field: drop the marker from one of them", f.name.text, first.name.text));
+                cx.report(
+                    f.span,
+                    Code::DuplicateTimestamp
+                        .msg(format!(
+                            "a second #[dynamo({m})] field, `{}`; `{}` is the first",
+                            f.name.text, first.name.text
+                        ))
+                        .help(format!(
+                            "an entity has one {m} field: drop the marker from one of them"
+                        )),
+                );
             }
         }
     }
@@ -32,7 +43,7 @@ pub fn check_timestamps(cx: &Ctxt, e: &Entity) {
             };
             let m = marker(f.stamp.expect("filtered"));
             let name = &f.name.text;
-            diag(cx, &k.tpl, "DYNA116", format!("`{name}` is #[dynamo({m})], which the runtime writes, so it cannot feed a key"), range, Some(format!("a key is built from the value before the write sets the time: key on another field (a v7 uuid sorts by creation time), or drop #[dynamo({m})] and set `{name}` yourself")));
+            diag(cx, &k.tpl, Code::TimestampInKey.msg(format!("`{name}` is #[dynamo({m})], which the runtime writes, so it cannot feed a key")).help(format!("a key is built from the value before the write sets the time: key on another field (a v7 uuid sorts by creation time), or drop #[dynamo({m})] and set `{name}` yourself")), range);
         }
     }
 }
@@ -49,9 +60,9 @@ fn stamp_type(cx: &Ctxt, f: &Field, s: Stamp) {
     let name = &f.name.text;
     if f.kind != TypeKind::DateTime {
         let ty = f.ty_text.clone();
-        cx.error(f.ty.span(), format!("DYNA113: #[dynamo({m})] on `{name}` takes a time::OffsetDateTime or Option<time::OffsetDateTime>, not `{ty}`\n  = help: declare `{name}: Option<time::OffsetDateTime>`: the runtime writes the time of the write, as RFC 3339 text"));
+        cx.report(f.ty.span(), Code::TimestampType.msg(format!("#[dynamo({m})] on `{name}` takes a time::OffsetDateTime or Option<time::OffsetDateTime>, not `{ty}`")).help(format!("declare `{name}: Option<time::OffsetDateTime>`: the runtime writes the time of the write, as RFC 3339 text")));
     } else if f.role != FieldRole::Plain {
         let r = super::unique::role_name(f.role);
-        cx.error(f.span, format!("DYNA113: #[dynamo({m})] on `{name}`, which is also #[dynamo({r})]\n  = help: the runtime writes a timestamp as RFC 3339 text; drop `{r}` (a TTL is its own field)"));
+        cx.report(f.span, Code::TimestampType.msg(format!("#[dynamo({m})] on `{name}`, which is also #[dynamo({r})]")).help(format!("the runtime writes a timestamp as RFC 3339 text; drop `{r}` (a TTL is its own field)")));
     }
 }

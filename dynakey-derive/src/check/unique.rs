@@ -6,8 +6,9 @@
 use syn::spanned::Spanned;
 
 use crate::ctxt::Ctxt;
+use crate::diag::render::{did_you_mean, placeholder};
+use crate::diag::Code;
 use crate::model::{Entity, FieldRole};
-use crate::render::{did_you_mean, placeholder};
 use crate::types::TypeKind;
 
 use super::diag;
@@ -49,7 +50,7 @@ fn check_scope(cx: &Ctxt, e: &Entity, f: &crate::model::Field, scope: &syn::Path
     let name = &f.name.text;
     let fields = || e.struct_fields().map(|(_, g)| g);
     let Some(ident) = scope.get_ident() else {
-        cx.error(scope.span(), format!("DYNA123: #[dynamo(unique(scope = ..))] on `{name}` names `{}`, which is not a field name\n  = help: write the name of the field whose value scopes `{name}`: `unique(scope = tenant)`", path_text(scope)));
+        cx.report(scope.span(), Code::UniqueScope.msg(format!("#[dynamo(unique(scope = ..))] on `{name}` names `{}`, which is not a field name", path_text(scope))).help(format!("write the name of the field whose value scopes `{name}`: `unique(scope = tenant)`")));
         return;
     };
     let wanted = ident.to_string();
@@ -67,13 +68,13 @@ fn check_scope(cx: &Ctxt, e: &Entity, f: &crate::model::Field, scope: &syn::Path
             .map(|n| format!("`{n}`"))
             .collect::<Vec<_>>()
             .join(", ");
-        cx.error(ident.span(), format!("DYNA123: #[dynamo(unique(scope = {wanted}))] on `{name}`: `{wanted}` is not a field of `{}`\n  = help: {hint}the scope is one of the entity's fields: {list}", e.ident));
+        cx.report(ident.span(), Code::UniqueScope.msg(format!("#[dynamo(unique(scope = {wanted}))] on `{name}`: `{wanted}` is not a field of `{}`", e.ident)).help(format!("{hint}the scope is one of the entity's fields: {list}")));
         return;
     };
     if g.name.text == *name {
-        cx.error(ident.span(), format!("DYNA123: #[dynamo(unique(scope = {wanted}))] scopes `{name}` by itself\n  = help: name the field whose value scopes `{name}` (one `{name}` per value of it), or write `unique` for one per table"));
+        cx.report(ident.span(), Code::UniqueScope.msg(format!("#[dynamo(unique(scope = {wanted}))] scopes `{name}` by itself")).help(format!("name the field whose value scopes `{name}` (one `{name}` per value of it), or write `unique` for one per table")));
     } else if !one_text(&g.kind) || !matches!(g.role, FieldRole::Plain | FieldRole::OmitEmpty) {
-        cx.error(ident.span(), format!("DYNA123: #[dynamo(unique(scope = {wanted}))] on `{name}`: `{wanted}` is not stored as one text per value\n  = help: a scope is a stored string, integer, uuid, date, instant or bool field (or an Option of one), not `serde`, `skip` or `ttl`"));
+        cx.report(ident.span(), Code::UniqueScope.msg(format!("#[dynamo(unique(scope = {wanted}))] on `{name}`: `{wanted}` is not stored as one text per value")).help("a scope is a stored string, integer, uuid, date, instant or bool field (or an Option of one), not `serde`, `skip` or `ttl`"));
     }
 }
 
@@ -86,14 +87,23 @@ pub fn check_unique(cx: &Ctxt, e: &Entity) {
         let ok_kind = one_text(&f.kind);
         if !ok_kind {
             let ty = f.ty_text.clone();
-            cx.error(f.ty.span(), format!("DYNA117: #[dynamo(unique)] on `{name}` of type `{ty}`, whose stored text is not one per value\n  = help: a unique field is a string, an integer, a uuid, a date, an instant or a bool (or an Option of one); keep a normalized string beside it and mark that unique"));
+            cx.report(f.ty.span(), Code::Unique.msg(format!("#[dynamo(unique)] on `{name}` of type `{ty}`, whose stored text is not one per value")).help("a unique field is a string, an integer, a uuid, a date, an instant or a bool (or an Option of one); keep a normalized string beside it and mark that unique"));
         } else if !matches!(f.role, FieldRole::Plain | FieldRole::OmitEmpty) {
             let r = role_name(f.role);
-            cx.error(f.span, format!("DYNA117: #[dynamo(unique)] on `{name}`, which is #[dynamo({r})]\n  = help: a unique value is stored as its own attribute; drop `{r}`"));
+            cx.report(
+                f.span,
+                Code::Unique
+                    .msg(format!(
+                        "#[dynamo(unique)] on `{name}`, which is #[dynamo({r})]"
+                    ))
+                    .help(format!(
+                        "a unique value is stored as its own attribute; drop `{r}`"
+                    )),
+            );
         }
         for k in std::iter::once(&e.pk).chain(e.sk.iter()) {
             if let Some(range) = placeholder(&k.tpl.text, name) {
-                diag(cx, &k.tpl, "DYNA117", format!("`{name}` is #[dynamo(unique)] and part of the table key, which is one item per value already"), range, Some(format!("drop #[dynamo(unique)] from `{name}`")));
+                diag(cx, &k.tpl, Code::Unique.msg(format!("`{name}` is #[dynamo(unique)] and part of the table key, which is one item per value already")).help(format!("drop #[dynamo(unique)] from `{name}`")), range);
             }
         }
     }

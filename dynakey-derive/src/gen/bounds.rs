@@ -14,7 +14,8 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::update::Gen;
-use crate::render::{carets, placeholder};
+use crate::diag::render::{carets, placeholder};
+use crate::diag::Code;
 use crate::unraw::camel;
 
 /// `a`, `b` and `c`.
@@ -44,13 +45,15 @@ impl Gen<'_> {
                 .map(|&f| e.fields[f].name.text.clone())
                 .collect();
             let tr = format_ident!("{}{}Inputs", ident, camel(&key.attr));
-            let message = format!(
-                "DYNA226: this update of `{ident}` sets an input of {} `{}` of {}index `{index}` but not all of {}, so the key cannot be rebuilt",
-                key.attr,
-                key.tpl.text,
-                if k.sparse { "sparse " } else { "" },
-                listed(&names)
-            );
+            let message = Code::UpdateKeyInputs
+                .msg(format!(
+                    "this update of `{ident}` sets an input of {} `{}` of {}index `{index}` but not all of {}, so the key cannot be rebuilt",
+                    key.attr,
+                    key.tpl.text,
+                    if k.sparse { "sparse " } else { "" },
+                    listed(&names)
+                ))
+                .headline();
             let group = self
                 .u
                 .groups
@@ -93,10 +96,12 @@ impl Gen<'_> {
                 .iter()
                 .map(|&(_, f)| e.fields[f].name.text.clone())
                 .collect();
-            let message = format!(
-                "DYNA228: this upsert of `{ident}` does not set every field a new item needs: {}",
-                listed(&names)
-            );
+            let message = Code::UpsertMissingField
+                .msg(format!(
+                    "this upsert of `{ident}` does not set every field a new item needs: {}",
+                    listed(&names)
+                ))
+                .headline();
             let label = "an upsert creates the item when it is missing, so it sets each of them";
             let note = format!("the states above are those of {}, in this order (an `Option`, `omit_empty`, defaulted or set field may be left out); to change an existing item only, use `{ident}::update(..)`", listed(&names));
             traits.extend(quote! {

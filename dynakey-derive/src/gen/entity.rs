@@ -7,9 +7,9 @@ use quote::quote;
 use super::{body, private_path, scoped};
 use crate::model::Entity;
 
-pub fn expand(e: &Entity) -> TokenStream {
+pub fn expand(e: &Entity, krate: &TokenStream) -> TokenStream {
     let ident = &e.ident;
-    let mut outer = super::private_alias(ident);
+    let mut outer = super::private_alias(krate, ident);
     let mut items = TokenStream::new();
     let mut inherent = super::keys::inherent(e);
     if !e.stub {
@@ -29,7 +29,7 @@ pub fn expand(e: &Entity) -> TokenStream {
     let (attrs_outer, attrs_impls) = super::attrs::attrs(e);
     outer.extend(attrs_outer);
     items.extend(attrs_impls);
-    outer.extend(super::metadata::macro_def(e));
+    outer.extend(super::metadata::macro_def(e, krate));
 
     let meta = if e.stub {
         let name = ident.to_string();
@@ -63,7 +63,7 @@ pub fn expand(e: &Entity) -> TokenStream {
             #validate
         }
     });
-    let scoped = scoped(items);
+    let scoped = scoped(krate, items);
     quote! {
         #outer
         #scoped
@@ -107,11 +107,11 @@ fn validate_fn(e: &Entity) -> TokenStream {
 /// An `Entity` impl for an input the derive could not model (not a struct
 /// with named fields, or generic), so uses of the type elsewhere add no
 /// errors of their own.
-pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
+pub fn fallback(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
     if !input.generics.params.is_empty() {
         return TokenStream::new();
     }
-    let p = private_path();
+    let p = private_path(krate);
     let ident = &input.ident;
     let name = ident.to_string();
     quote! {

@@ -115,7 +115,7 @@ pub fn tokens(e: &Entity) -> TokenStream {
 /// crate finds it through the same path as the struct (`use
 /// models::Order` imports both); its exported name is made unique in the
 /// crate from the entity's place and keys.
-pub fn macro_def(e: &Entity) -> TokenStream {
+pub fn macro_def(e: &Entity, krate: &TokenStream) -> TokenStream {
     let ident = &e.ident;
     let vis = &e.vis;
     let exported = matches!(vis, syn::Visibility::Public(_));
@@ -125,10 +125,7 @@ pub fn macro_def(e: &Entity) -> TokenStream {
         format_ident!("__dynakey_{}", ident)
     };
     let meta = tokens(e);
-    let step = {
-        let krate = super::crate_path();
-        quote!(#krate::__private::table_step)
-    };
+    let step = quote!(#krate::__private::table_step);
     let export = exported.then(|| quote!(#[macro_export]));
     quote! {
         #[doc(hidden)]

@@ -24,49 +24,23 @@ pub mod union;
 pub mod update;
 pub mod value;
 
-use std::cell::RefCell;
-
 use proc_macro2::TokenStream;
 use quote::quote;
 
-thread_local! {
-    /// The path of the `dynakey` crate for the derive being expanded
-    /// (`#[dynamo(crate = "..")]`). A thread-local rather than a parameter
-    /// of every generator: rustc expands one derive at a time on a thread,
-    /// and [`CrateScope`] puts the default back when the expansion ends.
-    static CRATE: RefCell<Option<syn::Path>> = const { RefCell::new(None) };
-}
-
-/// Sets the crate path for the rest of one expansion.
-pub struct CrateScope;
-
-impl CrateScope {
-    pub fn enter(path: Option<syn::Path>) -> Self {
-        CRATE.with(|c| *c.borrow_mut() = path);
-        CrateScope
-    }
-}
-
-impl Drop for CrateScope {
-    fn drop(&mut self) {
-        CRATE.with(|c| *c.borrow_mut() = None);
-    }
-}
-
-/// The path of the `dynakey` crate: `::dynakey`, or the `crate = ".."`
-/// option's.
-pub fn crate_path() -> TokenStream {
-    CRATE.with(|c| match &*c.borrow() {
+/// The path generated code names the runtime by: `#[dynamo(crate =
+/// "..")]`, or `::dynakey`. Computed once per derive and passed to the
+/// generators that name it.
+pub fn crate_path(path: Option<&syn::Path>) -> TokenStream {
+    match path {
         Some(path) => quote!(#path),
         None => quote!(::dynakey),
-    })
+    }
 }
 
 /// The full path of the runtime's private module. Only items that must sit
 /// in the user's module (structs) name it; everything else goes through
 /// the alias [`dk`] inside a [`scoped`] block.
-pub fn private_path() -> TokenStream {
-    let krate = crate_path();
+pub fn private_path(krate: &TokenStream) -> TokenStream {
     quote!(#krate::__private)
 }
 
@@ -81,8 +55,8 @@ pub fn outer_path(entity: &syn::Ident) -> proc_macro2::Ident {
 /// `use <private path> as __dk_private_Task;`, beside the entity. Named
 /// after the entity, so two entities of one module do not import the same
 /// name, and prefixed, so it captures no name of the user's.
-pub fn private_alias(entity: &syn::Ident) -> TokenStream {
-    let full = private_path();
+pub fn private_alias(krate: &TokenStream, entity: &syn::Ident) -> TokenStream {
+    let full = private_path(krate);
     let alias = outer_path(entity);
     quote! {
         #[allow(unused_imports)]
@@ -98,8 +72,8 @@ pub fn private_alias(entity: &syn::Ident) -> TokenStream {
 /// much of what keeps the expansion small, and the `__dk_` prefix keeps
 /// the glob from capturing a user's name. `dead_code` is allowed there:
 /// not every entity calls every helper item.
-pub fn scoped(items: TokenStream) -> TokenStream {
-    let full = private_path();
+pub fn scoped(krate: &TokenStream, items: TokenStream) -> TokenStream {
+    let full = private_path(krate);
     quote! {
         #[allow(non_camel_case_types, non_snake_case, dead_code, clippy::all)]
         const _: () = {

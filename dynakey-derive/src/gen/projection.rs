@@ -9,8 +9,8 @@ use syn::spanned::Spanned;
 use super::private_path;
 use crate::model::ProjectionModel;
 
-pub fn expand(m: &ProjectionModel) -> TokenStream {
-    let p = private_path();
+pub fn expand(m: &ProjectionModel, krate: &TokenStream) -> TokenStream {
+    let p = private_path(krate);
     let ident = &m.ident;
     let of = &m.of;
     // At the field's type, so DYNA119 points at it; a trait method call,

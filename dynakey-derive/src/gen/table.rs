@@ -6,7 +6,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{crate_path, private_path};
+use super::private_path;
 use crate::model::Table;
 
 /// The first call of the chain through `entities` (`First! { @kind {facts}
@@ -19,9 +19,8 @@ pub fn chain(kind: &str, facts: TokenStream, entities: &[syn::Path]) -> TokenStr
     quote!(#first! { @#kind { #facts } [#(#rest),*] })
 }
 
-pub fn expand(t: &Table) -> TokenStream {
-    let p = private_path();
-    let krate = crate_path();
+pub fn expand(t: &Table, krate: &TokenStream) -> TokenStream {
+    let p = private_path(krate);
     let ident = &t.ident;
     let name = ident.to_string();
     let entities = &t.entities;
@@ -101,9 +100,8 @@ pub fn expand(t: &Table) -> TokenStream {
 }
 
 /// Emitted beside the errors when the derive fails.
-pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
-    let p = private_path();
-    let krate = crate_path();
+pub fn fallback(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
+    let p = private_path(krate);
     let ident = &input.ident;
     if !input.generics.params.is_empty() {
         return TokenStream::new();

@@ -4,11 +4,11 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{crate_path, private_path};
+use super::private_path;
 use crate::model::Union;
 
-pub fn expand(u: &Union) -> TokenStream {
-    let p = private_path();
+pub fn expand(u: &Union, krate: &TokenStream) -> TokenStream {
+    let p = private_path(krate);
     let ident = &u.ident;
     let metas = u
         .variants
@@ -23,7 +23,6 @@ pub fn expand(u: &Union) -> TokenStream {
     });
     // DYNA301/302: checked at expansion through the entities' metadata
     // macros (the derive cannot see other types' attributes).
-    let krate = crate_path();
     let paths: Vec<syn::Path> = u
         .variants
         .iter()
@@ -51,8 +50,8 @@ pub fn expand(u: &Union) -> TokenStream {
 }
 
 /// Emitted beside the errors when the derive fails.
-pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
-    let p = private_path();
+pub fn fallback(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
+    let p = private_path(krate);
     let ident = &input.ident;
     if !input.generics.params.is_empty() || !matches!(input.data, syn::Data::Enum(_)) {
         return TokenStream::new();

@@ -10,8 +10,8 @@ use super::private_path;
 use crate::model::Value;
 use crate::unraw::local;
 
-pub fn expand(v: &Value) -> TokenStream {
-    let p = private_path();
+pub fn expand(v: &Value, krate: &TokenStream) -> TokenStream {
+    let p = private_path(krate);
     match v {
         Value::Enum { ident, variants } => {
             let idents: Vec<_> = variants.iter().map(|(i, _)| i).collect();
@@ -130,8 +130,8 @@ pub fn expand(v: &Value) -> TokenStream {
 
 /// Emitted beside the errors when the derive fails: the impls other code
 /// relies on, so a mistake here is one error, not one per use.
-pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
-    let p = private_path();
+pub fn fallback(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
+    let p = private_path(krate);
     let ident = &input.ident;
     if !input.generics.params.is_empty() {
         return TokenStream::new();

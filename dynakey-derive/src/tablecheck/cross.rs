@@ -8,20 +8,20 @@ use proc_macro2::Span;
 
 use super::meta::{MetaEntity, MetaIndex, MetaKey};
 use crate::ctxt::Ctxt;
-use crate::render::caret;
+use crate::diag::render::caret;
+use crate::diag::Code;
 
-/// The lines of a message that redraw `key` of entity `who`, with a caret
-/// under `len` characters from the start and `note` after it.
+/// `key` of entity `who` redrawn, with a caret under `len` characters
+/// from the start and `note` after it.
 fn drawn(who: &str, k: &MetaKey, len: usize, note: &str) -> String {
     let label = format!("{who} {}", k.attr);
     let text = k.text();
     let end = text.char_indices().nth(len).map_or(text.len(), |(i, _)| i);
-    let lines = caret(&label, &text, 0..end.max(1).min(text.len().max(1)), note);
-    lines.lines().map(|l| format!("\n  | {l}")).collect()
+    caret(&label, &text, 0..end.max(1).min(text.len().max(1)), note)
 }
 
 fn key_line(who: &str, k: &MetaKey) -> String {
-    format!("\n  | {who} {} = \"{}\"", k.attr, k.text())
+    format!("{who} {} = \"{}\"", k.attr, k.text())
 }
 
 /// The checks of two entities of a union: DYNA301 and DYNA302.
@@ -35,11 +35,11 @@ pub fn discriminators(
 ) -> bool {
     let (an, bn) = (a.name(), b.name());
     if a.disc == b.disc {
-        cx.error(at, format!("DYNA301: in {what} `{owner}`, `{an}` and `{bn}` have the same discriminator \"{}\", so their items cannot be told apart\n  = help: give one of them another #[dynamo(entity = \"...\")]", a.disc));
+        cx.report(at, Code::SameDiscriminator.msg(format!("in {what} `{owner}`, `{an}` and `{bn}` have the same discriminator \"{}\", so their items cannot be told apart", a.disc)).help("give one of them another #[dynamo(entity = \"...\")]"));
         return false;
     }
     if a.disc_attr != b.disc_attr {
-        cx.error(at, format!("DYNA302: in {what} `{owner}`, `{an}` stores its discriminator in `{}` and `{bn}` in `{}`; a table has one\n  = help: give both the same #[dynamo(discriminator_attr = \"...\")]", a.disc_attr, b.disc_attr));
+        cx.report(at, Code::DiscriminatorAttribute.msg(format!("in {what} `{owner}`, `{an}` stores its discriminator in `{}` and `{bn}` in `{}`; a table has one", a.disc_attr, b.disc_attr)).fix());
         return false;
     }
     true
@@ -175,7 +175,17 @@ fn native_clash(x: &MetaIndex, y: &MetaIndex) -> Option<String> {
 /// attributes of the table's entities (a table defines each key attribute
 /// once). Template keys are S; a native key's attribute has its field's
 /// type.
-pub fn attribute_types(cx: &Ctxt, table: &str, a: &MetaEntity, b: &MetaEntity, at: Span) -> bool {
+/// `reported`: the attributes already reported for an earlier pair, so
+/// that one attribute with two types is one error however many entities
+/// share it.
+pub fn attribute_types(
+    cx: &Ctxt,
+    table: &str,
+    a: &MetaEntity,
+    b: &MetaEntity,
+    at: Span,
+    reported: &mut Vec<String>,
+) -> bool {
     let typed = |e: &MetaEntity| {
         let mut out: Vec<(String, String, String)> = Vec::new();
         let mut key = |attr: &str, class: &str, where_: String| {
@@ -220,7 +230,11 @@ pub fn attribute_types(cx: &Ctxt, table: &str, a: &MetaEntity, b: &MetaEntity, a
     for (attr, ca, wa) in &ta {
         for (battr, cb, wb) in &tb {
             if attr == battr && ca != cb && ca != "?" && cb != "?" {
-                cx.error(at, format!("DYNA306: in table `{table}`, attribute `{attr}` is {wa} of `{}`, of type {ca}, and {wb} of `{}`, of type {cb}; a table gives each key attribute one type\n  = help: rename one of the fields (#[dynamo(rename = \"..\")]), or give both the same type", a.name(), b.name()));
+                if reported.contains(attr) {
+                    return false;
+                }
+                reported.push(attr.clone());
+                cx.report(at, Code::AttributeTypes.msg(format!("in table `{table}`, attribute `{attr}` is {wa} of `{}`, of type {ca}, and {wb} of `{}`, of type {cb}; a table gives each key attribute one type", a.name(), b.name())).fix());
                 return false;
             }
         }
@@ -291,55 +305,67 @@ fn shadowing(
         None => format!("table `{table}`"),
     };
     let prefix = a_sk.prefix().chars().count();
-    let mut m = format!("DYNA305: in {place}, the sort-key prefix of `{an}` begins every sort key of `{bn}`, in a partition they can share\n  |");
-    m.push_str(&drawn(&an, a_sk, prefix, "this prefix"));
-    m.push_str(&drawn(&bn, b_sk, prefix, "begins this key too"));
-    m.push_str(&key_line(&format!("{an} partition"), a_pk));
-    if path {
-        m.push_str(&format!("\n  = note: the last field of `{an}`'s sort key is a `path`, so a value of `{an}` can write a key of `{bn}`: no table can allow that\n  = help: give them distinct literal prefixes (e.g. \"FOLDER#\" and \"FILE#\")"));
+    let m = Code::PrefixOverlap
+        .msg(format!("in {place}, the sort-key prefix of `{an}` begins every sort key of `{bn}`, in a partition they can share"))
+        .draw(drawn(&an, a_sk, prefix, "this prefix"))
+        .draw(drawn(&bn, b_sk, prefix, "begins this key too"))
+        .draw(key_line(&format!("{an} partition"), a_pk));
+    let m = if path {
+        m.note(format!("the last field of `{an}`'s sort key is a `path`, so a value of `{an}` can write a key of `{bn}`: no table can allow that"))
+            .help("give them distinct literal prefixes (e.g. \"FOLDER#\" and \"FILE#\")")
     } else {
-        m.push_str(&format!("\n  = note: a typed query of `{an}` also reads (and pays for) `{bn}`'s items, then leaves them out by discriminator\n  = help: give them distinct literal prefixes, or accept the cost for this table with #[dynamo(overlap({an}, {bn}))]"));
-    }
-    cx.error(at, m);
+        m.note(format!("a typed query of `{an}` also reads (and pays for) `{bn}`'s items, then leaves them out by discriminator"))
+            .help(format!("give them distinct literal prefixes, or accept the cost for this table with #[dynamo(overlap({an}, {bn}))]"))
+    };
+    cx.report(at, m);
     false
 }
 
-/// Every check of two entities of table `table`; `a_over_b` / `b_over_a`:
-/// the table allows that overlap.
-pub fn pair(
+/// The checks of two entities of table `table` up to their indexes
+/// (DYNA301–DYNA304): `false` when one failed, so the later ones, which
+/// assume them, do not run.
+pub fn agree(cx: &Ctxt, table: &str, a: &MetaEntity, b: &MetaEntity, at: Span) -> bool {
+    if !discriminators(cx, "table", table, a, b, at) {
+        return false;
+    }
+    let (an, bn) = (a.name(), b.name());
+    if !same_table_key(a, b) {
+        let mut m = Code::TableKeyAttributes.msg(format!(
+            "in table `{table}`, `{an}` and `{bn}` store the table key in different attributes"
+        ));
+        for (who, e) in [(&an, a), (&bn, b)] {
+            m = m.draw(key_line(who, &e.pk));
+            if let Some(sk) = &e.sk {
+                m = m.draw(key_line(who, sk));
+            }
+        }
+        cx.report(at, m.fix());
+        return false;
+    }
+    if let Some(why) = index_clash(a, b) {
+        cx.report(
+            at,
+            Code::IndexDisagreement
+                .msg(format!(
+                    "in table `{table}`, `{an}` and `{bn}` disagree on an index: {why}"
+                ))
+                .fix(),
+        );
+        return false;
+    }
+    true
+}
+
+/// DYNA305 both ways between two entities of table `table`; `a_over_b` /
+/// `b_over_a`: the table allows that overlap.
+pub fn prefixes(
     cx: &Ctxt,
     table: &str,
     a: &MetaEntity,
     b: &MetaEntity,
-    a_over_b: bool,
-    b_over_a: bool,
+    (a_over_b, b_over_a): (bool, bool),
     at: Span,
 ) {
-    if !discriminators(cx, "table", table, a, b, at) {
-        return;
-    }
-    let (an, bn) = (a.name(), b.name());
-    if !same_table_key(a, b) {
-        let mut m = format!("DYNA303: in table `{table}`, `{an}` and `{bn}` store the table key in different attributes\n  |");
-        for (who, e) in [(&an, a), (&bn, b)] {
-            m.push_str(&key_line(who, &e.pk));
-            if let Some(sk) = &e.sk {
-                m.push_str(&key_line(who, sk));
-            }
-        }
-        m.push_str(
-            "\n  = help: use the same pk_attr and sk_attr, and a sort key in both or neither",
-        );
-        cx.error(at, m);
-        return;
-    }
-    if let Some(why) = index_clash(a, b) {
-        cx.error(at, format!("DYNA304: in table `{table}`, `{an}` and `{bn}` disagree on an index: {why}\n  = help: give indexes of one name the same kind and pk_attr/sk_attr (native ones the same fields' attributes and types), and indexes of different names different attributes"));
-        return;
-    }
-    if !attribute_types(cx, table, a, b, at) {
-        return;
-    }
     if !shadowing(cx, table, a, b, a_over_b, at) {
         return;
     }

@@ -12,16 +12,13 @@ use quote::{format_ident, quote};
 
 use super::meta::{MetaEntity, MetaKey, Owner};
 use crate::ctxt::Ctxt;
+use crate::diag::{Code, Message};
 use dynakey_core::snapshot::{Entity as SnapEntity, Key as SnapKey};
 
 /// A change that strands stored items, and what would cover it.
 struct Drift {
-    code: &'static str,
-    /// The headline.
-    message: String,
-    /// The lines that show it (each starting `\n  | `).
-    drawing: String,
-    help: String,
+    /// What changed, the lines that show it, and the help.
+    message: Message,
     /// The runtime's test over the migrations (a `const fn` call taking
     /// the list first).
     covered_by: TokenStream,
@@ -45,13 +42,10 @@ fn was_now(was: Option<(String, String)>, now: Option<(String, String)>) -> Stri
         None => "none".to_owned(),
     };
     let (w, n) = (line(&was), line(&now));
-    let mut out = format!("\n  | was: {w}\n  | now: {n}");
+    let mut out = format!("was: {w}\nnow: {n}");
     if let (Some(_), Some(_)) = (&was, &now) {
         let first = w.chars().zip(n.chars()).take_while(|(a, b)| a == b).count();
-        out.push_str(&format!(
-            "\n  |      {}^ first difference",
-            " ".repeat(first)
-        ));
+        out.push_str(&format!("\n     {}^ first difference", " ".repeat(first)));
     }
     out
 }
@@ -67,19 +61,19 @@ fn entity_drifts(
     out: &mut Vec<Drift>,
 ) {
     let name = e.name();
-    let head = |code: &str| format!("{code}: in table `{table}`, `{name}` ");
+    let head = format!("in table `{table}`, `{name}` ");
     if was.discriminator != e.disc || was.discriminator_attr != e.disc_attr {
         out.push(Drift {
-            code: "DYNA502",
-            message: format!(
-                "{}changed its discriminator, so typed reads skip every stored item",
-                head("DYNA502")
-            ),
-            drawing: format!(
-                "\n  | was: \"{}\" in `{}`\n  | now: \"{}\" in `{}`",
-                was.discriminator, was.discriminator_attr, e.disc, e.disc_attr
-            ),
-            help: REKEY_HELP.into(),
+            message: Code::DriftDiscriminator
+                .msg(format!(
+                    "{}changed its discriminator, so typed reads skip every stored item",
+                    head
+                ))
+                .draw(format!(
+                    "was: \"{}\" in `{}`\nnow: \"{}\" in `{}`",
+                    was.discriminator, was.discriminator_attr, e.disc, e.disc_attr
+                ))
+                .help(REKEY_HELP),
             covered_by: rekey(krate, &name),
             what: format!("{name}Discriminator"),
             span,
@@ -97,14 +91,11 @@ fn entity_drifts(
                 "PartitionKey"
             };
             out.push(Drift {
-                code: "DYNA501",
-                message: format!("{}changed its {which}, so every stored item is under a key the code no longer builds or reads", head("DYNA501")),
-                drawing: was_now(w, n),
-                help: REKEY_HELP.into(),
-                covered_by: rekey(krate, &name),
-                what: format!("{name}{what}"),
-                span,
-            });
+message: Code::DriftKey.msg(format!("{}changed its {which}, so every stored item is under a key the code no longer builds or reads", head)).draw(was_now(w, n)).help(REKEY_HELP),
+covered_by: rekey(krate, &name),
+what: format!("{name}{what}"),
+span,
+});
         }
     }
     for w in &was.indexes {
@@ -126,14 +117,11 @@ fn entity_drifts(
         };
         let ty = &name;
         out.push(Drift {
-            code: "DYNA504",
-            message: format!("{}changed index `{}`, so the index keys of stored items are not what the code writes", head("DYNA504"), w.name),
-            drawing,
-            help: format!("declare Migration::backfill::<{name}>(..) in the table's migrations and run db.migrate(..) (db.sync_table(..) first when the index is new to the table)"),
-            covered_by: quote!(#krate::__private::schema::backfilled(M, #ty)),
-            what: format!("{name}Index{}", crate::unraw::camel(&w.name)),
-            span,
-        });
+message: Code::DriftIndex.msg(format!("{}changed index `{}`, so the index keys of stored items are not what the code writes", head, w.name)).draw(drawing).help(format!("declare Migration::backfill::<{name}>(..) in the table's migrations and run db.migrate(..) (db.sync_table(..) first when the index is new to the table)")),
+covered_by: quote!(#krate::__private::schema::backfilled(M, #ty)),
+what: format!("{name}Index{}", crate::unraw::camel(&w.name)),
+span,
+});
     }
     for n in &e.fields {
         match was.fields.iter().find(|w| w.name == n.name) {
@@ -141,21 +129,15 @@ fn entity_drifts(
                 if w.attr != n.attr {
                     let (from, to, ty) = (&w.attr, &n.attr, &name);
                     out.push(Drift {
-                        code: "DYNA503",
-                        message: format!("{}stores field `{}` as `{}` where stored items hold `{}`, so they read without it", head("DYNA503"), n.name, n.attr, w.attr),
-                        drawing: String::new(),
-                        help: format!("declare Migration::rename_attribute::<{name}>(.., \"{from}\", \"{to}\") in the table's migrations and run db.migrate(..)"),
-                        covered_by: quote!(#krate::__private::schema::renamed(M, #ty, #from, #to)),
-                        what: format!("{name}Attribute{}", crate::unraw::camel(&n.name)),
-                        span,
-                    });
+message: Code::DriftAttribute.msg(format!("{}stores field `{}` as `{}` where stored items hold `{}`, so they read without it", head, n.name, n.attr, w.attr)).help(format!("declare Migration::rename_attribute::<{name}>(.., \"{from}\", \"{to}\") in the table's migrations and run db.migrate(..)")),
+covered_by: quote!(#krate::__private::schema::renamed(M, #ty, #from, #to)),
+what: format!("{name}Attribute{}", crate::unraw::camel(&n.name)),
+span,
+});
                 }
                 if w.ty != n.ty {
                     out.push(Drift {
-                        code: "DYNA506",
-                        message: format!("{}changed the type of field `{}` from `{}` to `{}`, so stored items may not read", head("DYNA506"), n.name, w.ty, n.ty),
-                        drawing: String::new(),
-                        help: "keep the old struct and declare Migration::rekey::<Old, New>(..), or keep the type".into(),
+                        message: Code::DriftField.msg(format!("{}changed the type of field `{}` from `{}` to `{}`, so stored items may not read", head, n.name, w.ty, n.ty)).help("keep the old struct and declare Migration::rekey::<Old, New>(..), or keep the type"),
                         covered_by: rekey(krate, &name),
                         what: format!("{name}FieldType{}", crate::unraw::camel(&n.name)),
                         span,
@@ -173,10 +155,7 @@ fn entity_drifts(
                         _ => "in its type's own form",
                     };
                     out.push(Drift {
-                        code: "DYNA506",
-                        message: format!("{}stores field `{}` {} where stored items hold it {}, so they may not read", head("DYNA506"), n.name, stored(&n.form), stored(was_form)),
-                        drawing: String::new(),
-                        help: "keep the old struct and declare Migration::rekey::<Old, New>(..), or keep how the field is stored".into(),
+                        message: Code::DriftField.msg(format!("{}stores field `{}` {} where stored items hold it {}, so they may not read", head, n.name, stored(&n.form), stored(was_form))).help("keep the old struct and declare Migration::rekey::<Old, New>(..), or keep how the field is stored"),
                         covered_by: rekey(krate, &name),
                         what: format!("{name}FieldForm{}", crate::unraw::camel(&n.name)),
                         span,
@@ -184,14 +163,11 @@ fn entity_drifts(
                 }
             }
             None if !n.optional && !n.default => out.push(Drift {
-                code: "DYNA506",
-                message: format!("{}has a new field `{}` that stored items lack, and reading them would fail", head("DYNA506"), n.name),
-                drawing: String::new(),
-                help: format!("make it an Option, or give it #[dynamo(default)] (and Migration::fill_default::<{name}>(.., \"{}\") to write the default into old items)", n.attr),
-                covered_by: rekey(krate, &name),
-                what: format!("{name}NewField{}", crate::unraw::camel(&n.name)),
-                span,
-            }),
+message: Code::DriftField.msg(format!("{}has a new field `{}` that stored items lack, and reading them would fail", head, n.name)).help(format!("make it an Option, or give it #[dynamo(default)] (and Migration::fill_default::<{name}>(.., \"{}\") to write the default into old items)", n.attr)),
+covered_by: rekey(krate, &name),
+what: format!("{name}NewField{}", crate::unraw::camel(&n.name)),
+span,
+}),
             None => {}
         }
     }
@@ -228,44 +204,30 @@ pub fn check(
             None => {
                 let disc = &w.discriminator;
                 drifts.push(Drift {
-                    code: "DYNA505",
-                    message: format!("DYNA505: table `{table}` no longer lists `{}`, whose stored items (discriminator \"{disc}\") nothing reads any more", w.type_name),
-                    drawing: String::new(),
-                    help: format!("keep it in the table, or declare Migration::drop_entity(.., \"{disc}\", \"{}\") in the table's migrations and run db.migrate(..)", w.discriminator_attr),
-                    covered_by: quote!(#krate::__private::schema::dropped(M, #disc)),
-                    what: format!("Removed{}", w.type_name),
-                    span: owner.name.span(),
-                });
+message: Code::DriftRemoved.msg(format!("table `{table}` no longer lists `{}`, whose stored items (discriminator \"{disc}\") nothing reads any more", w.type_name)).help(format!("keep it in the table, or declare Migration::drop_entity(.., \"{disc}\", \"{}\") in the table's migrations and run db.migrate(..)", w.discriminator_attr)),
+covered_by: quote!(#krate::__private::schema::dropped(M, #disc)),
+what: format!("Removed{}", w.type_name),
+span: owner.name.span(),
+});
             }
         }
     }
     let mut out = TokenStream::new();
     for d in drifts {
         let Some(migrations) = &owner.migrations else {
-            let mut m = d.message.clone();
-            if !d.drawing.is_empty() {
-                m.push_str("\n  |");
-                m.push_str(&d.drawing);
-            }
-            m.push_str("\n  = help: ");
-            m.push_str(&d.help);
-            cx.error(d.span, m);
+            cx.report(d.span, d.message);
             continue;
         };
         let tr = format_ident!("MigrationFor{}", d.what);
-        let drawing: String = d
-            .drawing
-            .lines()
-            .filter(|l| !l.is_empty())
-            .map(|l| l.trim_start_matches("  | "))
-            .collect::<Vec<_>>()
-            .join("\n");
+        let drawing = d.message.drawing();
         let label = format!(
             "{}: no migration of `{}` covers this",
-            d.code,
+            d.message.code(),
             quote!(#migrations).to_string().replace(' ', "")
         );
-        let (message, help, test) = (&d.message, &d.help, &d.covered_by);
+        let message = d.message.headline();
+        let help = d.message.help_text().unwrap_or_default();
+        let test = &d.covered_by;
         let covered = quote!(#krate::__private::schema::Covered);
         // Every token at the entity in `entities(..)`, the interpolated paths
         // included: rustc reports the bound at the type's first token.

@@ -52,6 +52,9 @@ fn finish(cx: &Ctxt, step: &Step) -> TokenStream {
     let name = owner.name.to_string();
     let union = owner.kind == "union";
     let metas = &step.metas;
+    // DYNA306 is a fact of the table, not of a pair: one error per
+    // attribute, however many entities disagree on it.
+    let mut typed = Vec::new();
     for (i, a) in metas.iter().enumerate() {
         for (j, b) in metas.iter().enumerate().skip(i + 1) {
             if a.failed || b.failed {
@@ -73,7 +76,11 @@ fn finish(cx: &Ctxt, step: &Step) -> TokenStream {
                     .any(|(p, q)| (p == x && q == y) || (p == y && q == x))
             };
             let ok = allowed(pa, pb);
-            cross::pair(cx, &name, a, b, ok, ok, at);
+            if cross::agree(cx, &name, a, b, at)
+                && cross::attribute_types(cx, &name, a, b, at, &mut typed)
+            {
+                cross::prefixes(cx, &name, a, b, (ok, ok), at);
+            }
         }
     }
     let Some(schema) = &owner.schema else {

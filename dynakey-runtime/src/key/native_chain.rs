@@ -379,7 +379,11 @@ impl<E, K: KeyKind, T: NativeKeyAttr> NativeSortNext<E, K, T> {
     }
 
     /// Keys whose fixed attributes equal the values given (at depth zero,
-    /// every key of the partition).
+    /// every key of the partition). A chain that fixes attributes by
+    /// equality only ends here: `Place::by_region_sk().city("Lyon").eq()?`
+    /// reads every key of the partition with that city, whatever the
+    /// attributes after it; `Place::by_region_sk().eq()?` reads the whole
+    /// partition.
     pub fn eq(&self) -> CondResult<E, K> {
         self.chain.cond(None)
     }
@@ -421,9 +425,37 @@ impl<E, K: KeyKind, T: NativeKeyAttr> NativeSortNext<E, K, T> {
 }
 
 impl<E, K: KeyKind, T: NativePrefix> NativeSortNext<E, K, T> {
-    /// The next attribute's text (or bytes) starts with `prefix`; an empty
-    /// prefix leaves it free (every value starts with it). Only for
+    /// The next attribute's text (or bytes) starts with `prefix`. Only for
     /// attributes stored as S or B.
+    ///
+    /// An empty prefix is **no condition on this attribute**: every value
+    /// starts with it, so `begins_with("")` is the same condition as
+    /// [`eq()`](Self::eq) at this depth (the attributes fixed so far, and
+    /// nothing on this one), and is sent as that. It is not refused: the
+    /// prefix is often a runtime string (a search box), where "nothing
+    /// typed yet" rightly means "everything in the range fixed so far". Check
+    /// for an empty prefix yourself where it should mean something else.
+    ///
+    /// ```
+    /// use dynakey_runtime::key::NativeSortNext;
+    /// use dynakey_runtime::{Global, KeyAttrType, NativeAttr};
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE")]
+    /// # #[pk("USER#<user>")]
+    /// # struct Note { user: String }
+    /// static SK: [NativeAttr; 2] = [
+    ///     NativeAttr::__new("status", "status", KeyAttrType::S),
+    ///     NativeAttr::__new("region", "region", KeyAttrType::S),
+    /// ];
+    /// let first: NativeSortNext<Note, Global, String> = NativeSortNext::__of("NOTE", "ByStatus", &SK);
+    /// // At depth zero: every key of the partition.
+    /// assert_eq!(first.begins_with("").unwrap().op(), first.eq().unwrap().op());
+    /// // After `status = "open"`: every key with that status, whatever its region.
+    /// let open = first.__then::<String, _>("open");
+    /// assert_eq!(open.begins_with("").unwrap().op(), open.eq().unwrap().op());
+    /// assert_ne!(open.begins_with("eu").unwrap().op(), open.eq().unwrap().op());
+    /// ```
     pub fn begins_with(&self, prefix: impl AsRef<T::Prefix>) -> CondResult<E, K> {
         match T::prefix_value(prefix.as_ref()) {
             Some(p) => self.chain.range(|vals| match vals.next_attr() {
@@ -453,7 +485,8 @@ impl<E, K> Clone for NativeSortFull<E, K> {
 step_debug!(NativeSortFull);
 
 impl<E, K: KeyKind> NativeSortFull<E, K> {
-    /// The one key with every attribute fixed.
+    /// The one key with every attribute fixed: the end of a chain that
+    /// fixed each of them (`.city("Lyon").zip("69001").eq()?`).
     pub fn eq(&self) -> CondResult<E, K> {
         self.chain.cond(None)
     }
