@@ -41,6 +41,7 @@ pub use key::{
 pub use refs::{CancelReason, ItemRef};
 
 use crate::codec::{DecodeError, Item};
+use crate::shown::{shown, shown_plain};
 
 /// A boxed error, as the variants that keep another error hold it.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -148,7 +149,8 @@ pub enum Error {
     /// A `#[dynamo(validate = ..)]` function refused a value; nothing was
     /// sent.
     Invalid {
-        /// The entity's type name.
+        /// The entity's Rust type name (`User`; its stored discriminator is
+        /// named `discriminator` wherever an error has it).
         entity: &'static str,
         /// The field whose validator refused it (`None` for the entity's own
         /// validator).
@@ -159,7 +161,8 @@ pub enum Error {
     /// A `#[dynamo(unique)]` value is already held by another item: its
     /// guard item exists.
     Unique {
-        /// The entity's type name.
+        /// The entity's Rust type name (`User`; its stored discriminator is
+        /// named `discriminator` wherever an error has it).
         entity: &'static str,
         /// The unique field.
         field: &'static str,
@@ -208,9 +211,14 @@ impl fmt::Display for Error {
                 f.write_str("a global secondary index cannot be read consistently")
             }
             Self::UnknownDiscriminator { value, pk, sk } => {
-                write!(f, "unknown discriminator {value:?} on the item {pk}")?;
+                write!(
+                    f,
+                    "unknown discriminator {} on the item {}",
+                    shown(value),
+                    shown_plain(pk)
+                )?;
                 if let Some(sk) = sk {
-                    write!(f, " / {sk}")?;
+                    write!(f, " / {}", shown_plain(sk))?;
                 }
                 f.write_str(": no variant of the union reads it")
             }
@@ -242,7 +250,7 @@ impl fmt::Display for Error {
                 entity,
                 field,
                 value,
-            } => write!(f, "{entity}.{field} {value:?} is already taken"),
+            } => write!(f, "{entity}.{field} {} is already taken", shown(value)),
             Self::Change(e) => e.fmt(f),
             Self::Sdk(e) => e.fmt(f),
         }

@@ -73,6 +73,7 @@ pub mod query;
 mod retry;
 pub mod rules;
 pub mod schema;
+mod shown;
 mod size;
 #[cfg(feature = "testing")]
 pub mod spy;
@@ -88,7 +89,7 @@ pub mod __private;
 pub use batch::{
     BatchFailure, BatchGet, BatchGetOutcome, BatchWrite, BatchWriteOutcome, Unversioned,
 };
-pub use codec::{Attr, AttrPath, DecodeError, Item, SetMember};
+pub use codec::{Attr, AttrPath, DecodeError, DecodeErrorKind, Item, SetMember, MAX_NESTING};
 pub use cursor_key::CursorKey;
 pub use db::Db;
 pub use entity::{
