@@ -5,22 +5,23 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::codec::Item;
+use crate::codec::{nests_too_deep, Item, MAX_NESTING};
 use crate::entity::{Entity, EntityMeta, KeyAttrType};
 use crate::error::{Error, ItemRef, KeyFormatReason, KeyRole};
 use crate::expr::{Condition, Update};
 use crate::key::{check_key_size, native_error, Key, KeyPartError};
+use crate::shown::shown;
 use crate::size::{item_size, MAX_ITEM_SIZE};
 
 /// The key of an item as text, from its key attributes.
 pub(crate) fn key_text(meta: &EntityMeta, item: &Item) -> ItemRef {
     let s = |a: &str| match item.get(a) {
         Some(AttributeValue::S(s)) => s.clone(),
-        Some(other) => format!("{other:?}"),
+        Some(other) => crate::codec::describe_value(other),
         None => String::new(),
     };
     ItemRef {
-        entity: meta.discriminator,
+        discriminator: meta.discriminator,
         pk: s(meta.pk.attr),
         sk: meta.sk.as_ref().map(|k| s(k.attr)),
     }
@@ -34,7 +35,7 @@ pub(crate) fn key_ref<E: Entity>(key: &Key<E>) -> ItemRef {
 /// [`key_ref`] with the entity's metadata as a value.
 pub(crate) fn key_ref_of<F>(meta: &EntityMeta, key: &Key<F>) -> ItemRef {
     ItemRef {
-        entity: meta.discriminator,
+        discriminator: meta.discriminator,
         pk: key.pk().to_owned(),
         sk: key.sk().map(str::to_owned),
     }
@@ -66,12 +67,14 @@ pub(crate) fn bump_version(item: &Item, attr: &str) -> Result<(u128, AttributeVa
         None => 0,
         Some(AttributeValue::N(n)) => n.parse::<u128>().map_err(|_| {
             Error::refused(format!(
-                "version attribute `{attr}` holds {n:?}, not a non-negative integer"
+                "version attribute `{attr}` holds {}, not a non-negative integer",
+                shown(n)
             ))
         })?,
         Some(other) => {
             return Err(Error::refused(format!(
-                "version attribute `{attr}` holds {other:?}, not a number"
+                "version attribute `{attr}` holds {}, not a number",
+                crate::codec::describe_value(other)
             )))
         }
     };
@@ -83,6 +86,18 @@ pub(crate) fn bump_version(item: &Item, attr: &str) -> Result<(u128, AttributeVa
 /// digits, out of range) or a value nested over 32 levels, named by its
 /// attribute path.
 pub(crate) fn check_item(meta: &EntityMeta, item: &Item) -> Result<(), Error> {
+    // The values first: this walk stops at the nesting limit, the size's
+    // does not.
+    for (name, v) in item {
+        if let Some(p) = value_problem(v, 0) {
+            // The item reference starts with the discriminator.
+            return Err(Error::refused(format!(
+                "{}: {}",
+                key_text(meta, item),
+                p.describe(name)
+            )));
+        }
+    }
     let size = item_size(item);
     if size > MAX_ITEM_SIZE {
         return Err(Error::ItemTooLarge {
@@ -96,16 +111,6 @@ pub(crate) fn check_item(meta: &EntityMeta, item: &Item) -> Result<(), Error> {
         }
     }
     native_keys(meta, |attr| item.get(attr))?;
-    for (name, v) in item {
-        if let Some(p) = value_problem(v, 0) {
-            return Err(Error::refused(format!(
-                "{} {}: {}",
-                meta.discriminator,
-                key_text(meta, item),
-                p.describe(name)
-            )));
-        }
-    }
     Ok(())
 }
 
@@ -189,10 +194,6 @@ pub(crate) fn check_update(meta: &EntityMeta, update: &Update) -> Result<(), Err
     Ok(())
 }
 
-/// The most levels DynamoDB nests a value: a leaf inside 31 maps or lists
-/// is stored, a map or list at the 32nd level holds a 33rd and is refused.
-pub(crate) const MAX_NESTING: usize = 32;
-
 /// What DynamoDB cannot store inside a value, and where below it.
 struct Problem {
     /// The path below the attribute (`.a[2].b`).
@@ -213,7 +214,8 @@ impl Problem {
         let below = &self.below;
         match &self.what {
             ProblemKind::Number(n, why) => format!(
-                "attribute `{attr}{below}` holds the number {n}, which {why}; DynamoDB cannot store it"
+                "attribute `{attr}{below}` holds the number {}, which {why}; DynamoDB cannot store it",
+                shown(n)
             ),
             ProblemKind::TooDeep => format!(
                 "attribute `{attr}{below}` is a map or list {MAX_NESTING} levels down, so what it holds nests over the {MAX_NESTING} levels DynamoDB allows"
@@ -238,7 +240,7 @@ fn value_problem(v: &AttributeValue, outer: usize) -> Option<Problem> {
         what: inner.what,
     };
     let container = || {
-        (outer + 1 >= MAX_NESTING).then(|| Problem {
+        nests_too_deep(outer + 1).then(|| Problem {
             below: String::new(),
             what: ProblemKind::TooDeep,
         })

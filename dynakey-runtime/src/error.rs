@@ -27,6 +27,7 @@ pub(crate) mod batch;
 pub(crate) mod change;
 mod copy;
 mod key;
+mod reach;
 mod refs;
 
 use std::fmt;
@@ -38,9 +39,11 @@ pub use key::{
     EncodeError, KeyFormatError, KeyFormatReason, KeyRole, MAX_PARTITION_KEY_BYTES,
     MAX_SORT_KEY_BYTES,
 };
+pub use reach::naming_endpoint;
 pub use refs::{CancelReason, ItemRef};
 
 use crate::codec::{DecodeError, Item};
+use crate::shown::{shown, shown_plain};
 
 /// A boxed error, as the variants that keep another error hold it.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -148,7 +151,8 @@ pub enum Error {
     /// A `#[dynamo(validate = ..)]` function refused a value; nothing was
     /// sent.
     Invalid {
-        /// The entity's type name.
+        /// The entity's Rust type name (`User`; its stored discriminator is
+        /// named `discriminator` wherever an error has it).
         entity: &'static str,
         /// The field whose validator refused it (`None` for the entity's own
         /// validator).
@@ -159,7 +163,8 @@ pub enum Error {
     /// A `#[dynamo(unique)]` value is already held by another item: its
     /// guard item exists.
     Unique {
-        /// The entity's type name.
+        /// The entity's Rust type name (`User`; its stored discriminator is
+        /// named `discriminator` wherever an error has it).
         entity: &'static str,
         /// The unique field.
         field: &'static str,
@@ -168,6 +173,20 @@ pub enum Error {
     },
     /// Any other error of the AWS SDK, kept as it was (transparent).
     Sdk(BoxError),
+    /// The request did not reach DynamoDB: the connection to the endpoint
+    /// failed (refused, reset, no route, a name that does not resolve), so
+    /// no answer came, after the SDK's retries.
+    Unreachable {
+        /// Where the request went (`http://127.0.0.1:8000`), when the HTTP
+        /// client names it: those of [`local`](crate::local) do, and any
+        /// client wrapped by [`naming_endpoint`].
+        endpoint: Option<String>,
+        /// Why, from the innermost error of the SDK's chain (`connection
+        /// refused`).
+        reason: String,
+        /// The SDK's error.
+        source: BoxError,
+    },
 }
 
 impl fmt::Display for Error {
@@ -208,9 +227,14 @@ impl fmt::Display for Error {
                 f.write_str("a global secondary index cannot be read consistently")
             }
             Self::UnknownDiscriminator { value, pk, sk } => {
-                write!(f, "unknown discriminator {value:?} on the item {pk}")?;
+                write!(
+                    f,
+                    "unknown discriminator {} on the item {}",
+                    shown(value),
+                    shown_plain(pk)
+                )?;
                 if let Some(sk) = sk {
-                    write!(f, " / {sk}")?;
+                    write!(f, " / {}", shown_plain(sk))?;
                 }
                 f.write_str(": no variant of the union reads it")
             }
@@ -242,9 +266,19 @@ impl fmt::Display for Error {
                 entity,
                 field,
                 value,
-            } => write!(f, "{entity}.{field} {value:?} is already taken"),
+            } => write!(f, "{entity}.{field} {} is already taken", shown(value)),
             Self::Change(e) => e.fmt(f),
             Self::Sdk(e) => e.fmt(f),
+            Self::Unreachable {
+                endpoint: Some(endpoint),
+                reason,
+                ..
+            } => write!(f, "could not reach {endpoint} ({reason})"),
+            Self::Unreachable {
+                endpoint: None,
+                reason,
+                ..
+            } => write!(f, "could not reach DynamoDB's endpoint ({reason})"),
         }
     }
 }
@@ -259,7 +293,8 @@ impl std::error::Error for Error {
             Self::Sdk(e) => e.source(),
             Self::ConditionFailed { source, .. }
             | Self::Validation { source, .. }
-            | Self::Throttled { source, .. } => Some(&**source),
+            | Self::Throttled { source, .. }
+            | Self::Unreachable { source, .. } => Some(&**source),
             Self::Backend { source, .. } => source.as_deref().map(|e| e as _),
             Self::BatchIncomplete(o) => o.failed.first().map(|f| &f.error as _),
             _ => None,
@@ -310,6 +345,14 @@ impl Error {
             + 'static,
         R: fmt::Debug + Send + Sync + 'static,
     {
+        if matches!(err, aws_sdk_dynamodb::error::SdkError::DispatchFailure(_)) {
+            let (endpoint, reason) = reach::unreachable(&err);
+            return Self::Unreachable {
+                endpoint,
+                reason,
+                source: Box::new(err),
+            };
+        }
         let code = err.as_service_error().and_then(|se| se.code());
         match code {
             Some("ValidationException") => {

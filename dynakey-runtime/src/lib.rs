@@ -79,6 +79,7 @@ pub mod query;
 mod retry;
 pub mod rules;
 pub mod schema;
+mod shown;
 mod size;
 #[cfg(feature = "testing")]
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
@@ -95,7 +96,9 @@ pub mod __private;
 pub use batch::{
     BatchFailure, BatchGet, BatchGetOutcome, BatchWrite, BatchWriteOutcome, Unversioned,
 };
-pub use codec::{Attr, AttrPath, DecodeError, Item, SetMember, Unwritable};
+pub use codec::{
+    Attr, AttrPath, DecodeError, DecodeErrorKind, Item, SetMember, Unwritable, MAX_NESTING,
+};
 pub use cursor_key::CursorKey;
 pub use db::Db;
 pub use entity::{

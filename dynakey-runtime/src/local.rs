@@ -320,7 +320,9 @@ pub fn config_for_endpoint(url: &str) -> aws_sdk_dynamodb::config::Builder {
         .credentials_provider(Credentials::new(
             "dynakey", "dynakey", None, None, "dynakey",
         ))
-        .http_client(aws_smithy_http_client::Builder::new().build_http())
+        .http_client(crate::error::naming_endpoint(
+            aws_smithy_http_client::Builder::new().build_http(),
+        ))
 }
 
 /// The embedded engine's client settings: the in-process transport `http`

@@ -76,7 +76,7 @@ pub const MAX_ACTIONS: usize = 100;
 ///     .unwrap_err();
 /// let Error::TransactionCanceled { reasons } = err else { panic!() };
 /// assert_eq!(reasons[1].code, "ConditionalCheckFailed");
-/// assert_eq!(reasons[1].target.entity, "PROFILE");
+/// assert_eq!(reasons[1].target.discriminator, "PROFILE");
 /// # });
 /// ```
 #[must_use = "a transaction does nothing until sent"]

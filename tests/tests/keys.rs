@@ -66,7 +66,7 @@ fn composite_sort_key_pads_numbers() {
 #[test]
 fn negative_under_d6_is_a_key_format_error() {
     let err = Employee::key("acme", "CH", "Zurich", -1).unwrap_err();
-    assert_eq!(err.entity, "EMPLOYEE");
+    assert_eq!(err.discriminator, "EMPLOYEE");
     assert_eq!(err.template, "SITE#<country>#<city>#EMP#<number:d6>");
     assert_eq!(err.field, "number");
     assert_eq!(err.value, "-1");

@@ -420,6 +420,35 @@ async fn values_nested_past_32_levels_are_refused_by_attribute_path() {
     assert_eq!(spy.operations(), Vec::<String>::new());
 }
 
+/// A refusal names the item once (its discriminator, then its key) and
+/// shows a value it repeats cut to its start and its length: a number of
+/// 201 digits, and the same number where it does not decode.
+#[tokio::test]
+async fn a_refusal_names_the_item_once_and_cuts_long_values() {
+    let backend = dynakey::local::from_env().unwrap();
+    let db = backend.db(format!("messages_{}", uuid::Uuid::new_v4().simple()));
+    let spy = Recorder::new();
+    let mut d = doc(Which::TablePk, "d1");
+    let big = format!("1{}", "0".repeat(200));
+    d.body = Some(AttributeValue::N(big.clone()));
+    let e = spy.db(&db).put(&d).await.unwrap_err();
+    let text = e.to_string();
+    assert!(matches!(e, Error::Refused { .. }), "{text}");
+    assert_eq!(text.matches("DOC").count(), 1, "{text}");
+    assert!(text.contains("DOC D#d1 / S#n1: attribute `body`"), "{text}");
+    assert!(!text.contains(&big), "{text}");
+    assert!(text.contains("(201 characters, 201 bytes)"), "{text}");
+    assert_eq!(spy.operations(), Vec::<String>::new());
+    // The same rule in a decode error.
+    let e = <u8 as dynakey::Attr>::from_attr(
+        &AttributeValue::N(big.clone()),
+        &dynakey::AttrPath::root("n"),
+    )
+    .unwrap_err();
+    assert!(!e.found.contains(&big), "{e}");
+    assert!(e.found.ends_with("(201 characters, 201 bytes)"), "{e}");
+}
+
 /// A native index key: the items' own attributes, each held to its key's
 /// limit (2,048 bytes for a partition attribute, 1,024 for a sort one).
 #[derive(DynamoEntity, Debug, Clone, PartialEq)]

@@ -981,7 +981,7 @@ async fn typed_conditions_in_puts_deletes_filters_and_checks() {
                 .find(|r| r.code == "ConditionalCheckFailed")
                 .expect("a failed check");
             assert_eq!(r.index, 0);
-            assert_eq!(r.target.entity, "SUBSCRIBER");
+            assert_eq!(r.target.discriminator, "SUBSCRIBER");
         }
         other => panic!("{other:?}"),
     }

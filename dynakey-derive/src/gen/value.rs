@@ -112,11 +112,10 @@ pub fn expand(v: &Value, krate: &TokenStream) -> TokenStream {
                         #p::None #(#checks)*
                     }
                     fn from_attr(__v: &#p::AttributeValue, __path: &#p::AttrPath<'_>) -> #p::Result<Self, #p::DecodeError> {
-                        let __item = match __v {
-                            #p::AttributeValue::M(__m) => __m,
-                            __other => return #p::Err(#p::DecodeError::mismatch(__path, "M (map)", __other)),
-                        };
-                        let #r = #p::ItemReader::nested(__item, *__path);
+                        // A map, refused at the deepest level DynamoDB stores
+                        // before its fields are read (a recursive type would
+                        // otherwise recurse as deep as the value goes).
+                        let #r = #p::ItemReader::map(__v, __path)?;
                         #p::Ok(#value)
                     }
                     fn __shape(__shape: &mut #p::Shape) {

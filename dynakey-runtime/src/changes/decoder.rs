@@ -279,6 +279,15 @@ impl<T> ChangeDecoder<T> {
     /// Decodes one record (from any source) into a typed change (see the
     /// examples on [`ChangeDecoder`] and [`Change`]).
     pub fn decode(&self, r: &ChangeRecord) -> Result<Change<T>, ChangeError> {
+        // A record built by hand may hold anything: a value nested past
+        // what DynamoDB stores is refused before the images are compared
+        // and copied (both recurse).
+        ChangeError::check_depth("Keys", &r.keys)?;
+        for (part, image) in [("OldImage", &r.old), ("NewImage", &r.new)] {
+            if let Some(image) = image {
+                ChangeError::check_depth(part, image)?;
+            }
+        }
         let (need_old, need_new) = r.op.needs();
         let old = r.old.as_ref().filter(|_| need_old);
         let new = r.new.as_ref().filter(|_| need_new);

@@ -4,7 +4,16 @@
 //! `serde_json::Value` (a stream record), by one reader. An attribute value
 //! of no DynamoDB type is an error naming its path (`NewImage.tags[2]`);
 //! the path is only written out when there is an error.
+//!
+//! A map or list at the deepest level DynamoDB stores is refused before
+//! it is read ([`MAX_NESTING`](crate::codec::MAX_NESTING)), so the reader
+//! recurses at most that deep whatever its input: a `Value` has no depth
+//! limit, and from text serde_json's own (128 JSON levels) would let a
+//! value 60 levels deep through. The refusal is recorded beside the
+//! reader ([`Deep`]), so that it comes out as its own typed error, not as
+//! serde's message.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -13,15 +22,104 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use crate::codec::{AttrPath as Path, Item};
+use crate::codec::{nests_too_deep, AttrPath as Path, Item};
+use crate::error::change::ChangeError;
+
+/// Why DynamoDB JSON did not read: serde's error (the syntax, an attribute
+/// of no type, named by its path), or a value nested past the levels
+/// DynamoDB stores, at the path of the map or list refused.
+#[derive(Debug)]
+pub(crate) enum ReadError {
+    Json(serde_json::Error),
+    TooDeep(String),
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Json(e) => e.fmt(f),
+            ReadError::TooDeep(at) => ChangeError::too_deep(at.as_str()).fmt(f),
+        }
+    }
+}
+
+impl ReadError {
+    /// As a change record's error.
+    pub(crate) fn into_change(self) -> ChangeError {
+        match self {
+            ReadError::Json(e) => ChangeError::malformed(e.to_string()),
+            ReadError::TooDeep(at) => ChangeError::too_deep(at),
+        }
+    }
+}
+
+/// Where the reader refused a value too deep, if it did: set where the
+/// refusal is made, read where serde's error comes out.
+type Deep = Cell<Option<String>>;
+
+/// `r` with a refusal recorded in `deep` as [`ReadError::TooDeep`].
+fn read<T>(r: Result<T, serde_json::Error>, deep: &Deep) -> Result<T, ReadError> {
+    r.map_err(|e| match deep.take() {
+        Some(path) => ReadError::TooDeep(path),
+        None => ReadError::Json(e),
+    })
+}
 
 /// An item from `v`; `root` names it in errors.
-pub(crate) fn item_from_value(v: &Value, root: &str) -> Result<Item, serde_json::Error> {
-    ItemSeed(Path::root(root)).deserialize(v)
+pub(crate) fn item_from_value(v: &Value, root: &str) -> Result<Item, ReadError> {
+    let deep = Deep::default();
+    read(
+        ItemSeed(At::new(Path::root(root), &deep)).deserialize(v),
+        &deep,
+    )
+}
+
+/// A place in the value being read: its path, and where a refusal of a
+/// value too deep is recorded.
+#[derive(Clone, Copy)]
+pub(crate) struct At<'a> {
+    path: Path<'a>,
+    deep: &'a Deep,
+}
+
+impl<'a> At<'a> {
+    fn new(path: Path<'a>, deep: &'a Deep) -> Self {
+        At { path, deep }
+    }
+
+    fn field(&'a self, name: &'a str) -> At<'a> {
+        At::new(self.path.field(name), self.deep)
+    }
+
+    fn index(&'a self, i: usize) -> At<'a> {
+        At::new(self.path.index(i), self.deep)
+    }
+
+    /// Refuses a map or list here when it lies at the deepest level
+    /// DynamoDB stores (the root names the item: its attributes are at
+    /// level 1), before anything it holds is read.
+    fn enter<E: de::Error>(&self) -> Result<(), E> {
+        if !nests_too_deep(self.path.depth().saturating_sub(1)) {
+            return Ok(());
+        }
+        let path = self.path.to_string();
+        let message = format!(
+            "{path}: a map or list nested past the {} levels DynamoDB stores",
+            crate::codec::MAX_NESTING
+        );
+        self.deep.set(Some(path));
+        Err(E::custom(message))
+    }
+}
+
+impl fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.path.fmt(f)
+    }
 }
 
 /// A map of attributes at a path.
-pub(crate) struct ItemSeed<'a>(pub Path<'a>);
+pub(crate) struct ItemSeed<'a>(pub At<'a>);
 
 impl<'de> DeserializeSeed<'de> for ItemSeed<'_> {
     type Value = Item;
@@ -30,7 +128,7 @@ impl<'de> DeserializeSeed<'de> for ItemSeed<'_> {
     }
 }
 
-struct ItemVisitor<'a>(Path<'a>);
+struct ItemVisitor<'a>(At<'a>);
 
 impl<'de> Visitor<'de> for ItemVisitor<'_> {
     type Value = Item;
@@ -50,7 +148,7 @@ impl<'de> Visitor<'de> for ItemVisitor<'_> {
 }
 
 /// `{"S": ..}`, `{"N": ..}`, … : one type tag and its value.
-struct AttrSeed<'a>(Path<'a>);
+struct AttrSeed<'a>(At<'a>);
 
 impl<'de> DeserializeSeed<'de> for AttrSeed<'_> {
     type Value = AttributeValue;
@@ -59,7 +157,7 @@ impl<'de> DeserializeSeed<'de> for AttrSeed<'_> {
     }
 }
 
-struct AttrVisitor<'a>(Path<'a>);
+struct AttrVisitor<'a>(At<'a>);
 
 const ONE_TAG: &str = "expected an object with one type tag, as {\"S\": \"text\"}";
 
@@ -152,17 +250,78 @@ impl<'de> Visitor<'de> for AttrVisitor<'_> {
             Tag::B => AttributeValue::B(m.next_value_seed(scalar(Kind::Blob))?.blob()),
             Tag::Bool => AttributeValue::Bool(m.next_value_seed(scalar(Kind::Bool))?.flag()),
             // `{"NULL": true}`; whatever it holds, the attribute is null.
-            Tag::Null => AttributeValue::Null(m.next_value::<Value>()?.as_bool().unwrap_or(true)),
+            Tag::Null => AttributeValue::Null(m.next_value_seed(NullSeed)?),
             Tag::Ss => AttributeValue::Ss(all(m.next_value_seed(list(Kind::Text))?, One::text)),
             Tag::Ns => AttributeValue::Ns(all(m.next_value_seed(list(Kind::Number))?, One::text)),
             Tag::Bs => AttributeValue::Bs(all(m.next_value_seed(list(Kind::Blob))?, One::blob)),
-            Tag::L => AttributeValue::L(all(m.next_value_seed(list(Kind::Attr))?, One::attr)),
-            Tag::M => AttributeValue::M(m.next_value_seed(ItemSeed(p))?),
+            Tag::L => {
+                p.enter()?;
+                AttributeValue::L(all(m.next_value_seed(list(Kind::Attr))?, One::attr))
+            }
+            Tag::M => {
+                p.enter()?;
+                AttributeValue::M(m.next_value_seed(ItemSeed(p))?)
+            }
         };
         if m.next_key::<IgnoredAny>()?.is_some() {
             return Err(bad(ONE_TAG));
         }
         Ok(v)
+    }
+}
+
+/// What `{"NULL": ..}` holds: `true` (or `false`); anything else is read
+/// as true and skipped without recursing into it.
+struct NullSeed;
+
+impl<'de> DeserializeSeed<'de> for NullSeed {
+    type Value = bool;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for NullSeed {
+    type Value = bool;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("true")
+    }
+
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<bool, E> {
+        Ok(b)
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<bool, E> {
+        Ok(true)
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<bool, E> {
+        Ok(true)
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<bool, E> {
+        Ok(true)
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<bool, E> {
+        Ok(true)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<bool, E> {
+        Ok(true)
+    }
+
+    // The members are skipped as `IgnoredAny`, which does not recurse
+    // (serde_json skips text with a loop; a `Value` is not walked).
+    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<bool, A::Error> {
+        while s.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(true)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<bool, A::Error> {
+        while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(true)
     }
 }
 
@@ -216,7 +375,7 @@ fn all<T>(values: Vec<One>, f: fn(One) -> T) -> Vec<T> {
 }
 
 struct Scalar<'a> {
-    path: Path<'a>,
+    path: At<'a>,
     tag: Tag,
     kind: Kind,
 }
@@ -309,7 +468,7 @@ impl Scalar<'_> {
 
 /// A JSON array of one [`Kind`] (a set's members, a list's values).
 struct List<'a> {
-    path: Path<'a>,
+    path: At<'a>,
     tag: Tag,
     kind: Kind,
 }
@@ -359,16 +518,17 @@ pub(crate) struct ExportLine {
 
 /// Reads an export's line; a syntax error or an attribute of no type is
 /// the `serde_json` error, with the path and the column.
-pub(crate) fn export_line(text: &str) -> Result<ExportLine, serde_json::Error> {
+pub(crate) fn export_line(text: &str) -> Result<ExportLine, ReadError> {
+    let deep = Deep::default();
     let mut d = serde_json::Deserializer::from_str(text);
-    let line = d.deserialize_map(LineVisitor)?;
-    d.end()?;
+    let line = read(d.deserialize_map(LineVisitor(&deep)), &deep)?;
+    d.end().map_err(ReadError::Json)?;
     Ok(line)
 }
 
-struct LineVisitor;
+struct LineVisitor<'a>(&'a Deep);
 
-impl<'de> Visitor<'de> for LineVisitor {
+impl<'de> Visitor<'de> for LineVisitor<'_> {
     type Value = ExportLine;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -393,14 +553,14 @@ impl<'de> Visitor<'de> for LineVisitor {
                     continue;
                 }
             };
-            *slot = m.next_value_seed(OptionalItem(Path::root(&k)))?;
+            *slot = m.next_value_seed(OptionalItem(At::new(Path::root(&k), self.0)))?;
         }
         Ok(line)
     }
 }
 
 /// An item, or `null` for none.
-struct OptionalItem<'a>(Path<'a>);
+struct OptionalItem<'a>(At<'a>);
 
 impl<'de> DeserializeSeed<'de> for OptionalItem<'_> {
     type Value = Option<Item>;
@@ -470,7 +630,7 @@ mod tests {
         let e = export_line(r#"{"Item": 7}"#).unwrap_err();
         assert!(e.to_string().contains("map of attributes at Item"), "{e}");
         let e = export_line(r#"{"Item": {}} trailing"#).unwrap_err();
-        assert!(e.is_syntax(), "{e}");
+        assert!(matches!(&e, ReadError::Json(j) if j.is_syntax()), "{e}");
         assert!(export_line(r#"{"NewImage": null, "Keys": {}}"#)
             .unwrap()
             .new

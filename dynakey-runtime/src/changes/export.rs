@@ -24,7 +24,7 @@ use std::io::BufRead;
 
 use super::change::Change;
 use super::decoder::ChangeDecoder;
-use super::dynamo_json::{export_line, ExportLine};
+use super::dynamo_json::{export_line, ExportLine, ReadError};
 use super::record::{ChangeRecord, Operation, StreamView};
 use super::time::{self, Source};
 use crate::codec::Item;
@@ -68,7 +68,9 @@ pub enum ExportErrorKind {
     },
     /// The line reads, but not as a typed item or change: an item of an
     /// entity that does not decode, an unknown type under a strict
-    /// decoder, a change lacking an image it needs.
+    /// decoder, a change lacking an image it needs; or a value nested past
+    /// the levels DynamoDB stores ([`ChangeError::TooDeep`]), refused
+    /// before it is read.
     Decode(ChangeError),
 }
 
@@ -240,13 +242,11 @@ impl<R: BufRead> ExportReader<R> {
                     "an Amazon Ion export; this reader reads exports in DYNAMODB_JSON",
                 )));
             }
-            return Some(export_line(text).map(|v| (line, v)).map_err(|e| {
-                if e.is_data() {
-                    // An attribute of no type, named by its path.
-                    ExportError::malformed(line, e.to_string())
-                } else {
-                    ExportError::malformed(line, format!("not JSON: {e}"))
-                }
+            return Some(export_line(text).map(|v| (line, v)).map_err(|e| match e {
+                // An attribute of no type, named by its path.
+                ReadError::Json(e) if e.is_data() => ExportError::malformed(line, e.to_string()),
+                ReadError::Json(e) => ExportError::malformed(line, format!("not JSON: {e}")),
+                ReadError::TooDeep(at) => ExportError::from_change(line, ChangeError::too_deep(at)),
             }));
         }
     }

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::change::Change;
 use super::decoder::ChangeDecoder;
+use super::dynamo_json::ReadError;
 use super::record::{is_ttl_identity, ChangeRecord, Operation, StreamView};
 use super::time::{self, Source};
 use crate::codec::Item;
@@ -15,7 +16,23 @@ use crate::error::change::ChangeError;
 
 /// An item (a map of attribute values) from DynamoDB JSON.
 pub(crate) fn item(v: &Value, path: &str) -> Result<Item, ChangeError> {
-    super::dynamo_json::item_from_value(v, path).map_err(|e| ChangeError::malformed(e.to_string()))
+    super::dynamo_json::item_from_value(v, path).map_err(ReadError::into_change)
+}
+
+/// JSON text as a `Value`, for a reader of records: serde_json refuses
+/// text nested past 128 levels (its recursion limit, which keeps its own
+/// recursion within a small stack) as a syntax error, here a
+/// [`ChangeError::TooDeep`] naming the place; any other error is
+/// malformed, `not_json` saying what is not JSON.
+pub(crate) fn parse_text(text: &[u8], not_json: &str) -> Result<Value, ChangeError> {
+    serde_json::from_slice(text).map_err(|e| {
+        // serde_json has no public code for it; its text is fixed.
+        if e.to_string().starts_with("recursion limit exceeded") {
+            ChangeError::too_deep(format!("line {} column {}", e.line(), e.column()))
+        } else {
+            ChangeError::malformed(format!("{not_json}: {e}"))
+        }
+    })
 }
 
 /// An item from DynamoDB JSON (`{"pk": {"S": "USER#ann"}, "n": {"N": "1"}}`,
@@ -201,9 +218,7 @@ impl<T> ChangeDecoder<T> {
     /// assert!(matches!(d.decode_json_str("{not json"), Err(ChangeError::Malformed { .. })));
     /// ```
     pub fn decode_json_str(&self, record: &str) -> Result<Change<T>, ChangeError> {
-        let v: Value = serde_json::from_str(record)
-            .map_err(|e| ChangeError::malformed(format!("not JSON: {e}")))?;
-        self.decode_json(&v)
+        self.decode_json(&parse_text(record.as_bytes(), "not JSON")?)
     }
 
     /// Decodes a batch: a JSON array of records, or an object with a

@@ -43,8 +43,7 @@ use crate::error::change::ChangeError;
 /// assert!(record_from_kinesis_data(b"not json").is_err());
 /// ```
 pub fn record_from_kinesis_data(data: &[u8]) -> Result<ChangeRecord, ChangeError> {
-    let v: Value = serde_json::from_slice(data)
-        .map_err(|e| ChangeError::malformed(format!("a Kinesis record's data is not JSON: {e}")))?;
+    let v = super::json::parse_text(data, "a Kinesis record's data is not JSON")?;
     record_from(&v, Source::Kinesis)
 }
 

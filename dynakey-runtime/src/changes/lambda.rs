@@ -11,11 +11,15 @@ use super::record::{is_ttl_identity, ChangeRecord, Operation, StreamView};
 use crate::codec::Item;
 use crate::error::change::ChangeError;
 
-fn image(i: &serde_dynamo::Item) -> Option<Item> {
+/// The record's `part` (`Keys`, `NewImage`, …) as an item; one holding a
+/// value nested past the levels DynamoDB stores is refused before it is
+/// copied (the copy recurses).
+fn image(part: &str, i: &serde_dynamo::Item) -> Result<Option<Item>, ChangeError> {
+    ChangeError::check_depth(part, i.inner())?;
     // The event gives an absent image as an empty map; a stored item
     // always has its key attributes, so empty means absent.
     let item: Item = i.clone().into();
-    Some(item).filter(|i| !i.is_empty())
+    Ok(Some(item).filter(|i| !i.is_empty()))
 }
 
 /// A [`ChangeRecord`] from one record of Lambda's DynamoDB event.
@@ -60,10 +64,10 @@ pub fn record_from_lambda(r: &EventRecord) -> Result<ChangeRecord, ChangeError> 
     let op = Operation::from_event_name(&r.event_name, ttl)
         .ok_or_else(|| ChangeError::malformed(format!("unknown eventName {:?}", r.event_name)))?;
     let d = &r.change;
-    let keys = image(&d.keys).ok_or_else(|| ChangeError::malformed("no dynamodb.Keys"))?;
+    let keys = image("Keys", &d.keys)?.ok_or_else(|| ChangeError::malformed("no dynamodb.Keys"))?;
     let mut out = ChangeRecord::new(op, keys);
-    out.old = image(&d.old_image);
-    out.new = image(&d.new_image);
+    out.old = image("OldImage", &d.old_image)?;
+    out.new = image("NewImage", &d.new_image)?;
     out.view = d.stream_view_type.as_ref().and_then(|v| match v {
         StreamViewType::NewImage => Some(StreamView::NewImage),
         StreamViewType::OldImage => Some(StreamView::OldImage),

@@ -16,7 +16,9 @@ use super::record::{is_ttl_identity, ChangeRecord, Operation, StreamView};
 use crate::codec::Item;
 use crate::error::change::ChangeError;
 
-/// One Streams API attribute value as aws-sdk-dynamodb's.
+/// One Streams API attribute value as aws-sdk-dynamodb's; a value nested
+/// past the levels DynamoDB stores is [`ChangeError::TooDeep`], refused
+/// before it is converted.
 ///
 /// ```
 /// use aws_sdk_dynamodbstreams::types::AttributeValue as StreamValue;
@@ -30,6 +32,14 @@ use crate::error::change::ChangeError;
 #[cfg(feature = "streams")]
 #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 pub fn from_stream_value(v: &StreamValue) -> Result<AttributeValue, ChangeError> {
+    if let Some(below) = crate::codec::too_deep(v, 1) {
+        return Err(ChangeError::too_deep(format!("value{below}")));
+    }
+    convert(v)
+}
+
+/// [`from_stream_value`] of a value already checked for depth.
+fn convert(v: &StreamValue) -> Result<AttributeValue, ChangeError> {
     Ok(match v {
         StreamValue::S(s) => AttributeValue::S(s.clone()),
         StreamValue::N(n) => AttributeValue::N(n.clone()),
@@ -39,10 +49,8 @@ pub fn from_stream_value(v: &StreamValue) -> Result<AttributeValue, ChangeError>
         StreamValue::Ss(s) => AttributeValue::Ss(s.clone()),
         StreamValue::Ns(s) => AttributeValue::Ns(s.clone()),
         StreamValue::Bs(s) => AttributeValue::Bs(s.clone()),
-        StreamValue::L(l) => {
-            AttributeValue::L(l.iter().map(from_stream_value).collect::<Result<_, _>>()?)
-        }
-        StreamValue::M(m) => AttributeValue::M(from_stream_item(m)?),
+        StreamValue::L(l) => AttributeValue::L(l.iter().map(convert).collect::<Result<_, _>>()?),
+        StreamValue::M(m) => AttributeValue::M(convert_item(m)?),
         // The SDK's catch-all for a type added to the API after it was built.
         other => {
             return Err(ChangeError::malformed(format!(
@@ -52,7 +60,8 @@ pub fn from_stream_value(v: &StreamValue) -> Result<AttributeValue, ChangeError>
     })
 }
 
-/// A Streams API item (image or keys) as an [`Item`].
+/// A Streams API item (image or keys) as an [`Item`]; one holding a value
+/// nested past the levels DynamoDB stores is [`ChangeError::TooDeep`].
 ///
 /// ```
 /// use aws_sdk_dynamodbstreams::types::AttributeValue as StreamValue;
@@ -63,8 +72,19 @@ pub fn from_stream_value(v: &StreamValue) -> Result<AttributeValue, ChangeError>
 #[cfg(feature = "streams")]
 #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 pub fn from_stream_item(m: &HashMap<String, StreamValue>) -> Result<Item, ChangeError> {
+    stream_item("item", m)
+}
+
+/// The record's `part` (`Keys`, `NewImage`, …), checked for depth, then
+/// converted.
+fn stream_item(part: &str, m: &HashMap<String, StreamValue>) -> Result<Item, ChangeError> {
+    ChangeError::check_depth(part, m)?;
+    convert_item(m)
+}
+
+fn convert_item(m: &HashMap<String, StreamValue>) -> Result<Item, ChangeError> {
     m.iter()
-        .map(|(k, v)| Ok((k.clone(), from_stream_value(v)?)))
+        .map(|(k, v)| Ok((k.clone(), convert(v)?)))
         .collect()
 }
 
@@ -98,18 +118,19 @@ pub fn record_from_stream(r: &Record) -> Result<ChangeRecord, ChangeError> {
     let d = r
         .dynamodb()
         .ok_or_else(|| ChangeError::malformed("no dynamodb section"))?;
-    let keys = from_stream_item(
+    let keys = stream_item(
+        "Keys",
         d.keys()
             .ok_or_else(|| ChangeError::malformed("no dynamodb.Keys"))?,
     )?;
-    let image = |m: Option<&HashMap<String, StreamValue>>| {
+    let image = |part, m: Option<&HashMap<String, StreamValue>>| {
         m.filter(|m| !m.is_empty())
-            .map(from_stream_item)
+            .map(|m| stream_item(part, m))
             .transpose()
     };
     let mut out = ChangeRecord::new(op, keys);
-    out.old = image(d.old_image())?;
-    out.new = image(d.new_image())?;
+    out.old = image("OldImage", d.old_image())?;
+    out.new = image("NewImage", d.new_image())?;
     out.view = d.stream_view_type().and_then(|v| match v {
         StreamViewType::KeysOnly => Some(StreamView::KeysOnly),
         StreamViewType::NewImage => Some(StreamView::NewImage),

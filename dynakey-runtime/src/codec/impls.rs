@@ -8,6 +8,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use rust_decimal::Decimal;
 use uuid::Uuid;
 
+use super::depth::enter;
 use super::{first_in_list, first_in_map, Attr, AttrPath, DecodeError, SetMember, Unwritable};
 
 impl Attr for String {
@@ -50,12 +51,17 @@ impl Attr for () {
     }
 }
 
-/// A raw attribute value passes through unchanged.
+/// A raw attribute value passes through unchanged; one nested past the
+/// levels DynamoDB stores is refused before it is copied (the copy
+/// recurses).
 impl Attr for AttributeValue {
     fn to_attr(&self) -> Option<AttributeValue> {
         Some(self.clone())
     }
-    fn from_attr(value: &AttributeValue, _path: &AttrPath<'_>) -> Result<Self, DecodeError> {
+    fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
+        if let Some(below) = super::too_deep(value, path.depth()) {
+            return Err(DecodeError::too_deep(path, &below));
+        }
         Ok(value.clone())
     }
 }
@@ -68,8 +74,13 @@ fn number<T>(
     read: impl FnOnce(&str) -> Option<T>,
 ) -> Result<T, DecodeError> {
     match value {
-        AttributeValue::N(n) => read(n)
-            .ok_or_else(|| DecodeError::new(path, format!("N fitting {what}"), format!("N {n:?}"))),
+        AttributeValue::N(n) => read(n).ok_or_else(|| {
+            DecodeError::new(
+                path,
+                format!("N fitting {what}"),
+                super::describe_value(value),
+            )
+        }),
         other => Err(DecodeError::mismatch(path, "N (number)", other)),
     }
 }
@@ -301,8 +312,13 @@ impl SetMember for Uuid {
                 .iter()
                 .enumerate()
                 .map(|(i, s)| {
-                    Uuid::try_parse(s)
-                        .map_err(|_| DecodeError::new(&path.index(i), "a uuid", format!("{s:?}")))
+                    Uuid::try_parse(s).map_err(|_| {
+                        DecodeError::new(
+                            &path.index(i),
+                            "a uuid",
+                            crate::shown::shown(s).to_string(),
+                        )
+                    })
                 })
                 .collect(),
             other => Err(DecodeError::mismatch(path, "SS (string set)", other)),
@@ -377,11 +393,13 @@ impl<T: Attr> Attr for Vec<T> {
     }
     fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
         match value {
-            AttributeValue::L(l) => l
-                .iter()
-                .enumerate()
-                .map(|(i, v)| T::from_attr(v, &path.index(i)))
-                .collect(),
+            AttributeValue::L(l) => {
+                enter(path)?;
+                l.iter()
+                    .enumerate()
+                    .map(|(i, v)| T::from_attr(v, &path.index(i)))
+                    .collect()
+            }
             other => Err(DecodeError::mismatch(path, "L (list)", other)),
         }
     }
@@ -407,10 +425,12 @@ fn map_from_attr<T: Attr, C: FromIterator<(String, T)>>(
     path: &AttrPath<'_>,
 ) -> Result<C, DecodeError> {
     match value {
-        AttributeValue::M(m) => m
-            .iter()
-            .map(|(k, v)| T::from_attr(v, &path.field(k)).map(|t| (k.clone(), t)))
-            .collect(),
+        AttributeValue::M(m) => {
+            enter(path)?;
+            m.iter()
+                .map(|(k, v)| T::from_attr(v, &path.field(k)).map(|t| (k.clone(), t)))
+                .collect()
+        }
         other => Err(DecodeError::mismatch(path, "M (map)", other)),
     }
 }
@@ -431,6 +451,7 @@ fn for_each_entry<T: Attr>(
 ) -> Result<(), DecodeError> {
     match value {
         AttributeValue::M(m) => {
+            enter(path)?;
             for (k, v) in m {
                 let t = T::from_attr(v, &path.field(k))?;
                 put(k.clone(), t);

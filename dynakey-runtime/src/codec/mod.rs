@@ -1,6 +1,7 @@
 //! The item codec: Rust values to and from DynamoDB attribute values,
 //! without going through serde (generated code calls [`Attr`] directly).
 
+mod depth;
 mod impls;
 mod path;
 mod reader;
@@ -12,8 +13,10 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+pub use depth::MAX_NESTING;
+pub(crate) use depth::{item_too_deep, nests_too_deep, too_deep, Nested};
 pub(crate) use path::binary_text;
-pub use path::{describe as describe_value, AttrPath, DecodeError};
+pub use path::{describe as describe_value, AttrPath, DecodeError, DecodeErrorKind};
 #[doc(hidden)]
 pub use reader::{check_discriminator, serde_from_item, ItemReader};
 pub use shape::Shape;

@@ -65,6 +65,29 @@ pub struct DecodeError {
     pub expected: String,
     /// What it found (a type tag and a short rendering of the value).
     pub found: String,
+    /// Which kind of failure it is.
+    pub kind: DecodeErrorKind,
+}
+
+/// What kind of value a [`DecodeError`] refused.
+///
+/// ```
+/// use dynakey_runtime::{Attr, AttrPath, DecodeErrorKind};
+/// use aws_sdk_dynamodb::types::AttributeValue;
+/// let err = u8::from_attr(&AttributeValue::S("x".into()), &AttrPath::root("n")).unwrap_err();
+/// assert_eq!(err.kind, DecodeErrorKind::Invalid);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DecodeErrorKind {
+    /// A value of the wrong type, out of range or of the wrong form.
+    Invalid,
+    /// A required attribute is absent.
+    Missing,
+    /// A map or list nested past the [`MAX_NESTING`](crate::codec::MAX_NESTING)
+    /// levels DynamoDB stores: refused before it is read, so that a crafted
+    /// item cannot exhaust the stack. `path` names the map or list.
+    TooDeep,
 }
 
 impl DecodeError {
@@ -74,6 +97,7 @@ impl DecodeError {
             path: path.to_string(),
             expected: expected.into(),
             found: found.into(),
+            kind: DecodeErrorKind::Invalid,
         }
     }
 
@@ -84,7 +108,34 @@ impl DecodeError {
 
     /// A required attribute is absent.
     pub fn missing(path: &AttrPath<'_>) -> Self {
-        Self::new(path, "a value", "nothing (attribute absent)")
+        Self {
+            kind: DecodeErrorKind::Missing,
+            ..Self::new(path, "a value", "nothing (attribute absent)")
+        }
+    }
+
+    /// A map or list at `path` and `below` it (`.a[2]`, or empty) that
+    /// holds values past the levels DynamoDB stores.
+    ///
+    /// ```
+    /// use dynakey_runtime::{AttrPath, DecodeError, DecodeErrorKind};
+    /// let err = DecodeError::too_deep(&AttrPath::root("doc"), ".next");
+    /// assert_eq!((err.path.as_str(), err.kind), ("doc.next", DecodeErrorKind::TooDeep));
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "attribute `doc.next`: expected at most 32 levels of maps and lists (what DynamoDB stores), found a map or list at level 32 holding more"
+    /// );
+    /// ```
+    pub fn too_deep(path: &AttrPath<'_>, below: &str) -> Self {
+        Self {
+            path: format!("{path}{below}"),
+            expected: format!(
+                "at most {} levels of maps and lists (what DynamoDB stores)",
+                super::MAX_NESTING
+            ),
+            found: format!("a map or list at level {} holding more", super::MAX_NESTING),
+            kind: DecodeErrorKind::TooDeep,
+        }
     }
 }
 
@@ -102,16 +153,10 @@ impl std::error::Error for DecodeError {}
 
 /// A short description of an attribute value for error messages.
 pub fn describe(v: &AttributeValue) -> String {
-    fn clip(s: &str) -> String {
-        if s.chars().count() > 40 {
-            format!("{:?}…", s.chars().take(40).collect::<String>())
-        } else {
-            format!("{s:?}")
-        }
-    }
+    use crate::shown::shown;
     match v {
-        AttributeValue::S(s) => format!("S {}", clip(s)),
-        AttributeValue::N(n) => format!("N {}", clip(n)),
+        AttributeValue::S(s) => format!("S {}", shown(s)),
+        AttributeValue::N(n) => format!("N {}", shown(n)),
         AttributeValue::B(b) => format!("B ({} bytes)", b.as_ref().len()),
         AttributeValue::Bool(b) => format!("BOOL {b}"),
         AttributeValue::Null(_) => "NULL".to_owned(),

@@ -136,6 +136,20 @@ impl<'a> ItemReader<'a> {
         Ok(r)
     }
 
+    /// The nested struct stored in `value` at `path`: a map, refused when
+    /// it lies at the deepest level DynamoDB stores (what it holds would
+    /// be deeper), before any of it is read.
+    #[inline]
+    pub fn map(value: &'a AttributeValue, path: &AttrPath<'a>) -> Result<Self, DecodeError> {
+        match value {
+            AttributeValue::M(m) => {
+                super::depth::enter(path)?;
+                Ok(Self::nested(m, *path))
+            }
+            other => Err(DecodeError::mismatch(path, "M (map)", other)),
+        }
+    }
+
     /// A nested map below `path`.
     #[inline]
     pub fn nested(item: &'a Item, path: AttrPath<'a>) -> Self {
@@ -222,13 +236,21 @@ fn check_value(
     }
 }
 
-/// A `#[dynamo(serde)]` field read back through serde_dynamo.
+/// A `#[dynamo(serde)]` field read back through serde_dynamo; a value
+/// nested past the levels DynamoDB stores is refused before serde reads
+/// it (serde_dynamo recurses, and has no limit of its own).
 pub fn serde_from_item<T: serde::de::DeserializeOwned>(
     item: &Item,
     name: &str,
     path: &AttrPath<'_>,
 ) -> Result<T, DecodeError> {
     let path = path.field(name);
+    if let Some(below) = item
+        .get(name)
+        .and_then(|v| super::too_deep(v, path.depth()))
+    {
+        return Err(DecodeError::too_deep(&path, &below));
+    }
     let value = item
         .get(name)
         .cloned()

@@ -59,12 +59,51 @@ pub enum ChangeError {
         /// What is wrong, and where.
         message: String,
     },
+    /// A value of the record nests past the
+    /// [`MAX_NESTING`](crate::codec::MAX_NESTING) levels DynamoDB stores
+    /// (or its JSON text past serde_json's 128 levels): refused before it
+    /// is read, so that a crafted record cannot exhaust the stack.
+    ///
+    /// ```
+    /// use dynakey_runtime::changes::{item_from_json, ChangeError};
+    /// let mut v = serde_json::json!({ "S": "leaf" });
+    /// for _ in 0..40 {
+    ///     v = serde_json::json!({ "M": { "next": v } });
+    /// }
+    /// let err = item_from_json(&serde_json::json!({ "doc": v })).unwrap_err();
+    /// let ChangeError::TooDeep { at } = &err else { panic!("{err}") };
+    /// assert!(at.starts_with("item.doc.next.next"), "{at}");
+    /// ```
+    TooDeep {
+        /// Where: the path of the map or list refused (`NewImage.doc.next…`),
+        /// or, for JSON text nested past serde_json's limit, its line and
+        /// column.
+        at: String,
+    },
 }
 
 impl ChangeError {
     pub(crate) fn malformed(message: impl Into<String>) -> Self {
         Self::Malformed {
             message: message.into(),
+        }
+    }
+
+    /// The value of an item at `at` nests too deep (see [`ChangeError::TooDeep`]).
+    pub(crate) fn too_deep(at: impl Into<String>) -> Self {
+        Self::TooDeep { at: at.into() }
+    }
+
+    /// Refuses an item (of a record's `part`: `NewImage`, `Keys`, …) that
+    /// holds a value nested past the levels DynamoDB stores, before a
+    /// reader recurses into it.
+    pub(crate) fn check_depth<V: crate::codec::Nested>(
+        part: &str,
+        item: &std::collections::HashMap<String, V>,
+    ) -> Result<(), Self> {
+        match crate::codec::item_too_deep(item) {
+            Some(path) => Err(Self::too_deep(format!("{part}.{path}"))),
+            None => Ok(()),
         }
     }
 }
@@ -85,10 +124,19 @@ impl fmt::Display for ChangeError {
                 }
             }
             Self::UnknownDiscriminator { value, keys } => {
-                write!(f, "unknown discriminator {value:?} on the item {keys}")
+                write!(
+                    f,
+                    "unknown discriminator {} on the item {keys}",
+                    crate::shown::shown(value)
+                )
             }
             Self::Decode { image, source } => write!(f, "the {image} does not decode: {source}"),
             Self::Malformed { message } => write!(f, "not a DynamoDB stream record: {message}"),
+            Self::TooDeep { at } => write!(
+                f,
+                "a value nests past the {} levels DynamoDB stores, at {at}; refused before reading it",
+                crate::codec::MAX_NESTING
+            ),
         }
     }
 }

@@ -80,7 +80,7 @@ mod tests {
                 message: "bad".into(),
             }),
             Error::KeyFormat(KeyFormatError {
-                entity: "NOTE",
+                discriminator: "NOTE",
                 index: None,
                 template: "USER#<user>",
                 field: "user",

@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use crate::shown::shown;
+
 /// The most bytes a partition key may hold (table and index keys alike).
 pub const MAX_PARTITION_KEY_BYTES: usize = 2048;
 /// The most bytes a sort key may hold (table and index keys alike).
@@ -158,8 +160,10 @@ impl fmt::Display for KeyFormatReason {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct KeyFormatError {
-    /// The entity's discriminator.
-    pub entity: &'static str,
+    /// The entity's discriminator (the value stored in its discriminator
+    /// attribute, e.g. `EMPLOYEE`; an error's `entity` is always the Rust
+    /// type's name).
+    pub discriminator: &'static str,
     /// The index whose key it is; `None` for the table's key.
     pub index: Option<&'static str>,
     /// The key template, as written in the attribute; empty for a native
@@ -176,9 +180,9 @@ pub struct KeyFormatError {
 impl fmt::Display for KeyFormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.template, self.index) {
-            ("", Some(index)) => write!(f, "{} native key of index {index}", self.entity)?,
+            ("", Some(index)) => write!(f, "{} native key of index {index}", self.discriminator)?,
             (template, index) => {
-                write!(f, "{} key \"{template}\"", self.entity)?;
+                write!(f, "{} key \"{template}\"", self.discriminator)?;
                 if let Some(index) = index {
                     write!(f, " of index {index}")?;
                 }
@@ -186,12 +190,12 @@ impl fmt::Display for KeyFormatError {
         }
         match (self.field, &self.reason) {
             ("", KeyFormatReason::TooLong { .. }) => {
-                write!(f, ": the text {} {}", Shown(&self.value), self.reason)
+                write!(f, ": the text {} {}", shown(&self.value), self.reason)
             }
             (field, KeyFormatReason::TooLong { .. }) => {
-                write!(f, ": field `{field}` = {} {}", Shown(&self.value), self.reason)
+                write!(f, ": field `{field}` = {} {}", shown(&self.value), self.reason)
             }
-            ("", _) => write!(f, ": value {:?} {}", self.value, self.reason),
+            ("", _) => write!(f, ": value {} {}", shown(&self.value), self.reason),
             (field, KeyFormatReason::Empty) if self.template.is_empty() => write!(
                 f,
                 ": field `{field}` is empty, and DynamoDB refuses an empty string or binary in a key attribute"
@@ -200,27 +204,12 @@ impl fmt::Display for KeyFormatError {
                 f,
                 ": field `{field}` is empty, and a key part needs a value (an empty key attribute is refused by DynamoDB)"
             ),
-            (field, reason) => write!(f, ": field `{field}` = {:?} {reason}", self.value),
+            (field, reason) => write!(f, ": field `{field}` = {} {reason}", shown(&self.value)),
         }
     }
 }
 
 impl std::error::Error for KeyFormatError {}
-
-/// A long value as an error shows it: its start, and its length.
-struct Shown<'a>(&'a str);
-
-impl fmt::Display for Shown<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const SHOWN: usize = 40;
-        let chars = self.0.chars().count();
-        if chars <= SHOWN {
-            return write!(f, "{:?}", self.0);
-        }
-        let head: String = self.0.chars().take(SHOWN).collect();
-        write!(f, "{head:?}… ({chars} characters, {} bytes)", self.0.len())
-    }
-}
 
 /// An entity could not be turned into an item.
 ///
@@ -301,5 +290,39 @@ impl std::error::Error for EncodeError {
 impl From<KeyFormatError> for EncodeError {
     fn from(e: KeyFormatError) -> Self {
         Self::Key(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A key error names the entity by its discriminator, and shows a long
+    /// value cut to its start and its length, whatever the reason.
+    #[test]
+    fn a_long_value_is_cut_in_every_reason() {
+        let long = format!("{}\u{1}", "x".repeat(900));
+        for reason in [
+            KeyFormatReason::ForbiddenChar { found: '\u{1}' },
+            KeyFormatReason::Malformed {
+                expected: "ORG#".into(),
+            },
+        ] {
+            let e = KeyFormatError {
+                discriminator: "ORG",
+                index: None,
+                template: "ORG#<id>",
+                field: "id",
+                value: long.clone(),
+                reason,
+            };
+            let text = e.to_string();
+            assert!(
+                text.starts_with("ORG key \"ORG#<id>\": field `id` = \"xxxx"),
+                "{text}"
+            );
+            assert!(!text.contains(&long[..100]), "{text}");
+            assert!(text.contains("… (901 characters, 901 bytes)"), "{text}");
+        }
     }
 }

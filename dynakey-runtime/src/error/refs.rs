@@ -3,18 +3,24 @@
 
 use std::fmt;
 
-/// Which item of a request an error is about: its entity and its table key.
+use crate::shown::shown_plain;
+
+/// Which item of a request an error is about: its entity's discriminator
+/// and its table key.
 ///
 /// ```
 /// use dynakey_runtime::error::ItemRef;
 /// let r = ItemRef::new("MEMBER", "USER#alice", Some("PROFILE"));
+/// assert_eq!(r.discriminator, "MEMBER");
 /// assert_eq!(r.to_string(), "MEMBER USER#alice / PROFILE");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ItemRef {
-    /// The entity's discriminator, e.g. `MEMBER`.
-    pub entity: &'static str,
+    /// The entity's discriminator, e.g. `MEMBER` (the value stored in its
+    /// discriminator attribute; an error's `entity` is always the Rust
+    /// type's name).
+    pub discriminator: &'static str,
     /// The partition key text.
     pub pk: String,
     /// The sort key text, if the table has one.
@@ -22,15 +28,20 @@ pub struct ItemRef {
 }
 
 impl ItemRef {
-    /// The item of entity `entity` at `pk` / `sk`.
+    /// The item of the entity whose discriminator is `discriminator`, at
+    /// `pk` / `sk`.
     ///
     /// ```
     /// let r = dynakey_runtime::error::ItemRef::new("NOTE", "USER#ann", None::<String>);
     /// assert_eq!(r.to_string(), "NOTE USER#ann");
     /// ```
-    pub fn new(entity: &'static str, pk: impl Into<String>, sk: Option<impl Into<String>>) -> Self {
+    pub fn new(
+        discriminator: &'static str,
+        pk: impl Into<String>,
+        sk: Option<impl Into<String>>,
+    ) -> Self {
         Self {
-            entity,
+            discriminator,
             pk: pk.into(),
             sk: sk.map(Into::into),
         }
@@ -40,8 +51,14 @@ impl ItemRef {
 impl fmt::Display for ItemRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.sk {
-            Some(sk) => write!(f, "{} {} / {}", self.entity, self.pk, sk),
-            None => write!(f, "{} {}", self.entity, self.pk),
+            Some(sk) => write!(
+                f,
+                "{} {} / {}",
+                self.discriminator,
+                shown_plain(&self.pk),
+                shown_plain(sk)
+            ),
+            None => write!(f, "{} {}", self.discriminator, shown_plain(&self.pk)),
         }
     }
 }
@@ -82,7 +99,8 @@ pub struct CancelReason {
     pub code: String,
     /// DynamoDB's message, if any.
     pub message: Option<String>,
-    /// Which entity and key the action addressed.
+    /// Which item the action addressed: its entity's discriminator and
+    /// its key.
     pub target: ItemRef,
     /// The item as it was, when the action asked for it on a failed condition.
     pub item: Option<crate::codec::Item>,

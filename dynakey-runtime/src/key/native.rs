@@ -329,7 +329,7 @@ pub(crate) fn native_error(
     e: KeyPartError,
 ) -> KeyFormatError {
     KeyFormatError {
-        entity,
+        discriminator: entity,
         index: Some(index),
         template: "",
         field,

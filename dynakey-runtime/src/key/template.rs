@@ -260,7 +260,7 @@ impl KeyTemplate {
 
     pub(super) fn err(&self, field: &'static str, e: KeyPartError) -> KeyFormatError {
         KeyFormatError {
-            entity: self.entity,
+            discriminator: self.entity,
             index: self.index,
             template: self.text,
             field,

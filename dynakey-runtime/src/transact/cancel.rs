@@ -57,8 +57,8 @@ mod tests {
             panic!()
         };
         assert_eq!(reasons.len(), 2);
-        assert_eq!(reasons[0].target.entity, "A");
+        assert_eq!(reasons[0].target.discriminator, "A");
         assert_eq!(reasons[1].code, "ConditionalCheckFailed");
-        assert_eq!(reasons[1].target.entity, "");
+        assert_eq!(reasons[1].target.discriminator, "");
     }
 }

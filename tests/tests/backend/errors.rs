@@ -180,3 +180,38 @@ async fn a_decode_error_is_transparent() {
     assert_eq!(err.to_string(), d.to_string());
     assert!(err.source().is_none());
 }
+
+/// A closed port: the error names the endpoint and why, not only the
+/// SDK's "dispatch failure", and keeps the SDK's error as its source.
+#[tokio::test]
+async fn an_unreachable_endpoint_is_named_with_the_reason() {
+    // A loopback port nothing listens on: bound, then closed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let endpoint = format!("http://127.0.0.1:{port}");
+    let db = dynakey::Db::new(dynakey::local::client_for_endpoint(&endpoint), "notes");
+    let err = db.get(Note::key("ann", 1).unwrap()).await.unwrap_err();
+    let Error::Unreachable {
+        endpoint: Some(named),
+        reason,
+        ..
+    } = &err
+    else {
+        panic!("{err:?}")
+    };
+    assert_eq!(named, &endpoint);
+    assert_eq!(reason, "connection refused");
+    assert_eq!(
+        err.to_string(),
+        format!("could not reach {endpoint} (connection refused)")
+    );
+    assert!(
+        chain(&err).iter().any(|m| m == "dispatch failure"),
+        "{:?}",
+        chain(&err)
+    );
+    printed_once(&err);
+}

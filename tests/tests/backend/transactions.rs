@@ -78,7 +78,7 @@ async fn cancellation_names_the_failed_action_its_entity_and_key() {
     assert_eq!(reasons[0].code, "None");
     assert_eq!(reasons[1].code, "ConditionalCheckFailed");
     assert_eq!(reasons[1].index, 1);
-    assert_eq!(reasons[1].target.entity, "NOTE");
+    assert_eq!(reasons[1].target.discriminator, "NOTE");
     assert_eq!(reasons[1].target.pk, "USER#ann");
     assert_eq!(reasons[1].target.sk.as_deref(), Some("NOTE#000001"));
     assert!(!reasons[2].failed());
