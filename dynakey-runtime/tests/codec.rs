@@ -506,7 +506,10 @@ fn errors_say_what_was_expected_and_found() {
     // Long values are clipped in the message.
     let long = "x".repeat(100);
     let err = decode::<u8>(&item([("v", AV::S(long))]), "v").unwrap_err();
-    assert_eq!(err.found, format!("S {:?}…", "x".repeat(40)));
+    assert_eq!(
+        err.found,
+        format!("S {:?}… (100 characters, 100 bytes)", "x".repeat(40))
+    );
 }
 
 #[test]
