@@ -54,7 +54,7 @@
 //! | `#[lsi("LSI1", sk = "..", sk_attr = "lsi1sk")]` | local index (the table's partition key) |
 //! | `projection = "KEYS_ONLY"`, `projection = "INCLUDE(title, status)"` in `#[gsi(..)]` / `#[lsi(..)]` | what the index holds (default `ALL`), honoured by `create_table`; reading the entity through such an index does not compile (DYNA402): read `.keys_only()` or `.hydrate()` (whole items, in index order) |
 //! | `#[dynamo(crate = "path")]` | where the `dynakey` crate is (any derive; default `::dynakey`) |
-//! | field `#[dynamo(rename = "..")]` | the stored attribute name |
+//! | field `#[dynamo(rename = "..")]` | the stored attribute name (two fields stored in one attribute do not compile: DYNA124) |
 //! | field `#[dynamo(omit_empty)]` | an empty string or collection is not stored (and leaves a sparse index) |
 //! | field `#[dynamo(skip)]` | not stored; `Default` when read |
 //! | field `#[dynamo(serde)]` | stored through its `serde` impls (with `serde_dynamo`), for types without `Attr` |
