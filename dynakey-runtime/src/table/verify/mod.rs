@@ -3,8 +3,11 @@
 //! DescribeContinuousBackups. Run it in a deployment smoke test: it names
 //! every difference and what fixes it (see [`Remedy`]).
 
+mod fix;
+mod live;
 mod report;
 
+pub use fix::SyncReport;
 pub use report::{Difference, KeyElement, LiveProjection, LiveTtl, Remedy, TableReport};
 
 use aws_sdk_dynamodb::error::ProvideErrorMetadata;
@@ -404,6 +407,8 @@ impl Db {
         report
             .differences
             .extend(settings_differences(&table, options));
+        self.verify_live_settings(&table, options, &mut report)
+            .await?;
         Ok(report)
     }
 }
