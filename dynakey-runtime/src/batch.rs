@@ -33,11 +33,7 @@ const CONCURRENCY: usize = 4;
 /// so that a chunk whose retries run out while throttled says why.
 fn throttles_of_retry<E, R>(e: aws_sdk_dynamodb::error::SdkError<E, R>) -> Vec<Throttle>
 where
-    E: aws_sdk_dynamodb::error::ProvideErrorMetadata
-        + std::error::Error
-        + Send
-        + Sync
-        + 'static,
+    E: aws_sdk_dynamodb::error::ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
     R: fmt::Debug + Send + Sync + 'static,
 {
     Error::from_sdk(e, 1).throttles().to_vec()

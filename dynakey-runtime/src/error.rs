@@ -347,10 +347,7 @@ impl Error {
             Some(c) if is_throttling_code(c) => Self::Throttled {
                 attempts,
                 operation: throttle::operation_of::<E>(),
-                reasons: err
-                    .as_service_error()
-                    .map(|se| throttle::throttles_of(se))
-                    .unwrap_or_default(),
+                reasons: throttles_of_sdk(&err),
                 source: Box::new(err),
             },
             Some("ConditionalCheckFailedException") => Self::ConditionFailed {
@@ -420,6 +417,25 @@ impl Error {
             _ => false,
         }
     }
+}
+
+/// The `ThrottlingReasons` of an SDK error: from its typed exception (the
+/// data operations model them), else from the raw response's body.
+fn throttles_of_sdk<E, R>(err: &aws_sdk_dynamodb::error::SdkError<E, R>) -> Vec<Throttle>
+where
+    E: std::error::Error + 'static,
+    R: 'static,
+{
+    let typed = err
+        .as_service_error()
+        .map(|se| throttle::throttles_of(se))
+        .unwrap_or_default();
+    if !typed.is_empty() {
+        return typed;
+    }
+    err.raw_response()
+        .map(|raw| throttle::throttles_in_body(raw))
+        .unwrap_or_default()
 }
 
 /// The error codes DynamoDB uses for throttling.

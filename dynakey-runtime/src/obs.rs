@@ -21,7 +21,7 @@
 //! | `dynakey.throttle.resource` | the table or index ARN each of those reasons names, in the same order |
 //!
 //! The throttle fields are set when the request ended in
-//! [`Error::Throttled`](crate::Error::Throttled), or when a batch chunk's
+//! [`Error::Throttled`], or when a batch chunk's
 //! retries ran out while throttled (its requests handed back unprocessed).
 //!
 //! Every request asks for `ReturnConsumedCapacity = TOTAL` (free on

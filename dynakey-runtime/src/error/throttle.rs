@@ -145,7 +145,9 @@ impl ThrottleReason {
             } else {
                 (ThrottledAccess::Write, rest.strip_prefix("Write")?)
             };
-            let limit = ThrottleLimit::ALL.into_iter().find(|l| l.as_str() == rest)?;
+            let limit = ThrottleLimit::ALL
+                .into_iter()
+                .find(|l| l.as_str() == rest)?;
             Some(Self::Documented { on, access, limit })
         };
         documented().unwrap_or_else(|| Self::Unknown(text.to_owned()))
@@ -304,6 +306,35 @@ pub(crate) fn throttles_of(service_error: &(dyn std::error::Error + 'static)) ->
         .collect()
 }
 
+/// The reasons in a raw error response's body: for the operations whose
+/// error type does not model the throttling exceptions (the control plane:
+/// DescribeTable, UpdateTable, …), where the SDK keeps the exception as
+/// unhandled. Both spellings of the field are read (`ThrottlingReasons`,
+/// `throttlingReasons` on `ThrottlingException`).
+pub(crate) fn throttles_in_body(raw: &(dyn std::any::Any + 'static)) -> Vec<Throttle> {
+    use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
+    let body = raw
+        .downcast_ref::<HttpResponse>()
+        .and_then(|r| r.body().bytes())
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(b).ok());
+    let Some(body) = body else {
+        return Vec::new();
+    };
+    let list = ["ThrottlingReasons", "throttlingReasons"]
+        .iter()
+        .find_map(|f| body.get(*f).and_then(serde_json::Value::as_array));
+    list.into_iter()
+        .flatten()
+        .filter_map(|r| {
+            let reason = r.get("reason")?.as_str()?;
+            Some(Throttle::new(
+                reason,
+                r.get("resource").and_then(|v| v.as_str()),
+            ))
+        })
+        .collect()
+}
+
 /// The operation an SDK operation error belongs to, from its type's name
 /// (`…::get_item::GetItemError` → `GetItem`).
 pub(crate) fn operation_of<E>() -> &'static str {
@@ -321,8 +352,16 @@ mod tests {
         for r in ThrottleReason::all() {
             assert_eq!(ThrottleReason::parse(&r.to_string()), r);
         }
-        for bad in ["", "Table", "TableRead", "ViewReadKeyRangeThroughputExceeded"] {
-            assert_eq!(ThrottleReason::parse(bad), ThrottleReason::Unknown(bad.into()));
+        for bad in [
+            "",
+            "Table",
+            "TableRead",
+            "ViewReadKeyRangeThroughputExceeded",
+        ] {
+            assert_eq!(
+                ThrottleReason::parse(bad),
+                ThrottleReason::Unknown(bad.into())
+            );
         }
     }
 

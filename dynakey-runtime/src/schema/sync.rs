@@ -173,9 +173,10 @@ impl Db {
         self.fix_settings(&table, options, rest, &mut out).await?;
         // What still differs was not applied, whatever the call said.
         let after = self.verify_table_with(entities, options).await?;
-        let (applied, stayed): (Vec<Difference>, Vec<Difference>) = std::mem::take(&mut out.applied)
-            .into_iter()
-            .partition(|d| !after.differences.contains(d));
+        let (applied, stayed): (Vec<Difference>, Vec<Difference>) =
+            std::mem::take(&mut out.applied)
+                .into_iter()
+                .partition(|d| !after.differences.contains(d));
         out.applied = applied;
         out.not_applied.extend(stayed.into_iter().map(|d| {
             (

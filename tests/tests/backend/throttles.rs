@@ -4,6 +4,10 @@
 //! transactions, surfaces with its reason and its table or index, on the
 //! embedded engine and on the server `DYNAKEY_ENDPOINT` names.
 //!
+//! A control-plane operation (DescribeTable here) carries the reasons
+//! too, read from the response body since its SDK error type has no
+//! throttling exception.
+//!
 //! The matrix runs with the SDK's retries off and one batch attempt, so
 //! one request meets one throttle; one test runs through the SDK's
 //! standard retry (which retries every throttling exception alike) until
@@ -13,7 +17,7 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::config::retry::RetryConfig;
 use dynakey::fault::{resource_arn, FaultConfig, FaultInjector, ThrottleException, ThrottleFault};
-use dynakey::{Db, Error, Throttle, ThrottleReason, ThrottledOn};
+use dynakey::{Db, Entity, Error, Throttle, ThrottleReason, ThrottledOn};
 use dynakey_tests::fixture::faulty_with;
 use dynakey_tests::notes::Note;
 
@@ -62,7 +66,10 @@ async fn every_operation(db: &Db) -> Vec<(&'static str, Vec<Throttle>)> {
     let key = || Note::key("ann", 1).unwrap();
     let mut out = vec![
         ("GetItem", throttled(db.get(key()).await, "GetItem")),
-        ("PutItem", throttled(db.put(&note("ann", 1)).await, "PutItem")),
+        (
+            "PutItem",
+            throttled(db.put(&note("ann", 1)).await, "PutItem"),
+        ),
         (
             "Query",
             throttled(db.query(Note::pk("ann").unwrap()).all().await, "Query"),
@@ -76,12 +83,20 @@ async fn every_operation(db: &Db) -> Vec<(&'static str, Vec<Throttle>)> {
         ),
         (
             "TransactGetItems",
-            throttled(db.transact_get().get(key()).send().await, "TransactGetItems"),
+            throttled(
+                db.transact_get().get(key()).send().await,
+                "TransactGetItems",
+            ),
         ),
     ];
     // A batch hands back what it could not write or read, with the
     // reasons of the call whose retries ran out.
-    let err = db.batch_write().put(&note("ann", 3)).send().await.unwrap_err();
+    let err = db
+        .batch_write()
+        .put(&note("ann", 3))
+        .send()
+        .await
+        .unwrap_err();
     let Error::BatchIncomplete(o) = &err else {
         panic!("{err:?}")
     };
@@ -142,7 +157,10 @@ async fn every_exception_carries_its_reasons_and_unknown_ones_are_kept() {
         let db = faulty_with(&f, &inj, 1);
         let err = db.put(&note("ann", 1)).await.unwrap_err();
         let source = std::error::Error::source(&err).unwrap();
-        assert!(format!("{source:?}").contains(exception.code()), "{source:?}");
+        assert!(
+            format!("{source:?}").contains(exception.code()),
+            "{source:?}"
+        );
         assert_eq!(
             err.throttles(),
             [
@@ -160,6 +178,21 @@ async fn every_exception_carries_its_reasons_and_unknown_ones_are_kept() {
         );
         // Only PutItem is throttled.
         assert!(db.get(Note::key("ann", 1).unwrap()).await.is_ok());
+
+        // A control-plane operation, whose SDK error type does not model
+        // the throttling exceptions: the reasons come from the body.
+        let at_max = ThrottleReason::parse("TableReadMaxOnDemandThroughputExceeded");
+        let fault = ThrottleFault::new(at_max.clone(), &table)
+            .exception_as(exception)
+            .on(&["DescribeTable"]);
+        let inj = throttling(fault);
+        let db = faulty_with(&f, &inj, 1);
+        let err = db.verify_table(&[Note::META]).await.unwrap_err();
+        assert_eq!(
+            throttled(Err::<(), _>(err), "DescribeTable"),
+            [Throttle::new(&at_max.to_string(), Some(&table))],
+            "{exception:?}"
+        );
     }
     let new = ThrottleReason::parse("TableReadSomethingAddedLater");
     let inj = throttling(ThrottleFault::new(new.clone(), &table));

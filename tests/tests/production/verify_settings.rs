@@ -10,8 +10,8 @@
 //! (`table::verify::live`) without a backend.
 
 use aws_sdk_dynamodb::types::{
-    GlobalSecondaryIndexUpdate, OnDemandThroughput, ProvisionedThroughput, SseSpecification, Tag,
-    UpdateGlobalSecondaryIndexAction,
+    GlobalSecondaryIndexUpdate, OnDemandThroughput, ProvisionedThroughput, SseSpecification,
+    TableDescription, Tag, UpdateGlobalSecondaryIndexAction,
 };
 use dynakey::local::{self, Backend};
 use dynakey::table::verify::{Difference, Remedy, TableReport};
@@ -99,16 +99,20 @@ struct Live {
     policy: Option<String>,
 }
 
-async fn read(db: &Db) -> Live {
-    let c = db.client();
-    let t = c
+/// The table as DescribeTable shows it.
+async fn describe(db: &Db) -> TableDescription {
+    let out = db
+        .client()
         .describe_table()
         .table_name(db.table_name())
         .send()
-        .await
-        .unwrap()
-        .table
-        .unwrap();
+        .await;
+    out.unwrap().table.unwrap()
+}
+
+async fn read(db: &Db) -> Live {
+    let c = db.client();
+    let t = describe(db).await;
     let od = |o: Option<&OnDemandThroughput>| {
         o.map(|o| {
             (
@@ -150,7 +154,13 @@ async fn read(db: &Db) -> Live {
 /// Whether the live table holds `s` as `wanted()` (with `warm` asked) says.
 fn holds(l: &Live, s: Setting, warm: (i64, i64)) -> bool {
     // The last value of a key counts (moto appends a re-tagged key).
-    let tag = |k: &str| l.tags.iter().rev().find(|(a, _)| a == k).map(|(_, v)| v.as_str());
+    let tag = |k: &str| {
+        l.tags
+            .iter()
+            .rev()
+            .find(|(a, _)| a == k)
+            .map(|(_, v)| v.as_str())
+    };
     let keys: std::collections::BTreeSet<&str> = l.tags.iter().map(|(k, _)| k.as_str()).collect();
     match s {
         Setting::Encryption => l.sse_key.as_deref() == Some(KEY),
@@ -158,14 +168,15 @@ fn holds(l: &Live, s: Setting, warm: (i64, i64)) -> bool {
         Setting::Warm => l.warm.is_some_and(|(r, w)| r >= warm.0 && w >= warm.1),
         Setting::OnDemandTable => l.on_demand == Some((4_000, 1_000)),
         Setting::OnDemandIndex => l.gsi_on_demand == Some((4_000, 1_000)),
-        Setting::Tags => tag("team") == Some("notes") && tag("env") == Some("prod") && keys.len() == 2,
+        Setting::Tags => {
+            tag("team") == Some("notes") && tag("env") == Some("prod") && keys.len() == 2
+        }
         Setting::Policy => l.policy.is_some(),
     }
 }
 
 async fn table_arn(db: &Db) -> String {
-    let out = db.client().describe_table().table_name(db.table_name()).send().await;
-    out.unwrap().table.unwrap().table_arn.unwrap()
+    describe(db).await.table_arn.unwrap()
 }
 
 /// Changes every setting on the live table with the SDK (errors ignored:
@@ -209,7 +220,12 @@ async fn tamper(db: &Db) {
         .send()
         .await;
     let tag = |k: &str, v: &str| Tag::builder().key(k).value(v).build().unwrap();
-    let _ = c.untag_resource().resource_arn(&arn).tag_keys("env").send().await;
+    let _ = c
+        .untag_resource()
+        .resource_arn(&arn)
+        .tag_keys("env")
+        .send()
+        .await;
     let _ = c
         .tag_resource()
         .resource_arn(&arn)
@@ -226,13 +242,19 @@ async fn each_setting_changed_on_the_live_table_is_a_line_and_sync_table_with_re
     let db = fresh(&local);
     let entities = [Note::META];
     let options = wanted();
-    db.create_table_with(&entities, options.clone()).await.unwrap();
+    db.create_table_with(&entities, options.clone())
+        .await
+        .unwrap();
 
     // moto drops a CreateTable's ResourcePolicy but keeps one put after:
     // the setting is set with the SDK where CreateTable did not keep it.
     let arn = table_arn(&db).await;
     if read(&db).await.policy.is_none() {
-        let put = db.client().put_resource_policy().resource_arn(&arn).policy(POLICY);
+        let put = db
+            .client()
+            .put_resource_policy()
+            .resource_arn(&arn)
+            .policy(POLICY);
         let _ = put.send().await;
     }
     // Probe: which settings this backend holds.
@@ -271,28 +293,47 @@ async fn each_setting_changed_on_the_live_table_is_a_line_and_sync_table_with_re
     for s in &changed {
         assert_eq!(count(&report, *s), lines(*s), "{s:?}: {report}");
     }
-    for d in report.differences.iter().filter(|d| setting_of(d).is_some()) {
+    for d in report
+        .differences
+        .iter()
+        .filter(|d| setting_of(d).is_some())
+    {
         assert_eq!(d.remedy(), Remedy::SyncTableWith, "{d}");
         assert!(!d.breaks_code(), "{d}");
     }
     // One line per difference, each with its remedy.
     let text = report.to_string();
-    let fixable = text.matches("db.sync_table_with(.., &options) fixes it").count();
+    let fixable = text
+        .matches("db.sync_table_with(.., &options) fixes it")
+        .count();
     let expected: usize = changed.iter().map(|s| lines(*s)).sum();
     assert!(fixable >= expected, "{text}");
-    assert!(text.contains("tag env is missing, the options say \"prod\""), "{text}");
+    assert!(
+        text.contains("tag env is missing, the options say \"prod\""),
+        "{text}"
+    );
 
     let done = db.sync_table_with(&entities, &options).await.unwrap();
     eprintln!("sync_table_with: {done:?}");
     let after = db.verify_table_with(&entities, &options).await.unwrap();
     for s in &changed {
-        assert_eq!(count(&after, *s), 0, "{s:?} not restored: {after}\n{done:?}");
-        assert!(done.applied.iter().any(|d| setting_of(d) == Some(*s)), "{s:?}");
+        assert_eq!(
+            count(&after, *s),
+            0,
+            "{s:?} not restored: {after}\n{done:?}"
+        );
+        assert!(
+            done.applied.iter().any(|d| setting_of(d) == Some(*s)),
+            "{s:?}"
+        );
     }
     // What was not applied is what still differs, each with why.
     let left: Vec<&Difference> = done.not_applied.iter().map(|(d, _)| d).collect();
     for d in &after.differences {
-        assert!(left.contains(&d), "{d} still differs but is not in not_applied");
+        assert!(
+            left.contains(&d),
+            "{d} still differs but is not in not_applied"
+        );
     }
     for (_, why) in &done.not_applied {
         assert!(!why.is_empty());
@@ -304,9 +345,18 @@ async fn provisioned_capacity_of_the_table_and_each_index_is_read_back() {
     let local = local::from_env().unwrap();
     let db = fresh(&local);
     let entities = [Note::META];
-    let options = TableOptions::default().billing(Billing::Provisioned { read: 25, write: 10 });
-    db.create_table_with(&entities, options.clone()).await.unwrap();
-    assert!(db.verify_table_with(&entities, &options).await.unwrap().matches());
+    let options = TableOptions::default().billing(Billing::Provisioned {
+        read: 25,
+        write: 10,
+    });
+    db.create_table_with(&entities, options.clone())
+        .await
+        .unwrap();
+    assert!(db
+        .verify_table_with(&entities, &options)
+        .await
+        .unwrap()
+        .matches());
 
     // The table's units and GSI1's, each changed by its own UpdateTable,
     // each expected only where the backend kept the change.
@@ -326,20 +376,13 @@ async fn provisioned_capacity_of_the_table_and_each_index_is_read_back() {
         .global_secondary_index_updates(GlobalSecondaryIndexUpdate::builder().update(gsi).build())
         .send()
         .await;
-    let t = db
-        .client()
-        .describe_table()
-        .table_name(db.table_name())
-        .send()
-        .await
-        .unwrap()
-        .table
-        .unwrap();
+    let t = describe(&db).await;
     let units = |p: Option<&aws_sdk_dynamodb::types::ProvisionedThroughputDescription>| {
         p.map(|p| (p.read_capacity_units(), p.write_capacity_units()))
     };
     assert_eq!(units(t.provisioned_throughput()), Some((Some(5), Some(5))));
-    let gsi_kept = units(t.global_secondary_indexes()[0].provisioned_throughput()) == Some((Some(5), Some(5)));
+    let gsi_kept =
+        units(t.global_secondary_indexes()[0].provisioned_throughput()) == Some((Some(5), Some(5)));
     if !gsi_kept {
         eprintln!("GSI1's units: the backend does not keep an index's UpdateTable of them");
     }
@@ -358,13 +401,22 @@ async fn provisioned_capacity_of_the_table_and_each_index_is_read_back() {
     let report = db.verify_table_with(&entities, &options).await.unwrap();
     assert_eq!(report.differences, expected, "{report}");
     let text = report.to_string();
-    assert!(text.contains("provisioned capacity of the table is 5 reads / 5 writes, the options say 25 / 10"), "{text}");
+    assert!(
+        text.contains(
+            "provisioned capacity of the table is 5 reads / 5 writes, the options say 25 / 10"
+        ),
+        "{text}"
+    );
     if gsi_kept {
         assert!(text.contains("provisioned capacity of global index GSI1 is 5 reads / 5 writes, the options say 25 / 10"), "{text}");
     }
     let done = db.sync_table_with(&entities, &options).await.unwrap();
     assert_eq!(done.applied, expected, "{done:?}");
-    assert!(db.verify_table_with(&entities, &options).await.unwrap().matches());
+    assert!(db
+        .verify_table_with(&entities, &options)
+        .await
+        .unwrap()
+        .matches());
 }
 
 /// Encryption cannot be changed on a live table on either emulator
@@ -406,12 +458,23 @@ async fn encryption_removed_or_on_another_key_is_reported() {
         eprintln!("skipped: this backend does not report the KMS key it was given");
         return;
     }
-    assert!(keyed.verify_table_with(&entities, &kms(KEY)).await.unwrap().matches());
+    assert!(keyed
+        .verify_table_with(&entities, &kms(KEY))
+        .await
+        .unwrap()
+        .matches());
     // By key id, the same key; another key differs; an alias is not guessed.
     let id = KEY.rsplit('/').next().unwrap();
-    assert!(keyed.verify_table_with(&entities, &kms(id)).await.unwrap().matches());
+    assert!(keyed
+        .verify_table_with(&entities, &kms(id))
+        .await
+        .unwrap()
+        .matches());
     let other = KEY.replace("000000000001", "000000000002");
-    let report = keyed.verify_table_with(&entities, &kms(&other)).await.unwrap();
+    let report = keyed
+        .verify_table_with(&entities, &kms(&other))
+        .await
+        .unwrap();
     assert_eq!(report.differences.len(), 1, "{report}");
     let report = keyed
         .verify_table_with(&entities, &kms("alias/notes"))
@@ -421,7 +484,19 @@ async fn encryption_removed_or_on_another_key_is_reported() {
     assert!(report.unchecked[0].contains("alias/notes"), "{report}");
     // The AWS-managed key: any KMS key is it, as far as DescribeTable says.
     let managed = TableOptions::default().encryption(Encryption::Kms { key: None });
-    assert!(keyed.verify_table_with(&entities, &managed).await.unwrap().matches());
+    assert!(keyed
+        .verify_table_with(&entities, &managed)
+        .await
+        .unwrap()
+        .matches());
     let owned = TableOptions::default().encryption(Encryption::AwsOwned);
-    assert_eq!(keyed.verify_table_with(&entities, &owned).await.unwrap().differences.len(), 1);
+    assert_eq!(
+        keyed
+            .verify_table_with(&entities, &owned)
+            .await
+            .unwrap()
+            .differences
+            .len(),
+        1
+    );
 }

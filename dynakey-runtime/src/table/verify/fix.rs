@@ -86,7 +86,9 @@ where
         return Refusal::Said("the backend does not have this operation".into());
     }
     match Error::from_sdk(e, 1) {
-        Error::Validation { message, .. } => Refusal::Said(format!("DynamoDB refused it: {message}")),
+        Error::Validation { message, .. } => {
+            Refusal::Said(format!("DynamoDB refused it: {message}"))
+        }
         other if code.as_deref() == Some("LimitExceededException") => {
             Refusal::Said(format!("DynamoDB refused it: {other}"))
         }
@@ -108,8 +110,11 @@ impl Db {
             .any(|d| matches!(d, Difference::BillingMode { .. }));
         let table_differs = switch
             || diffs.iter().any(|d| {
-                matches!(d, Difference::OnDemandThroughput { index: None, .. }
-                    | Difference::ProvisionedThroughput { index: None, .. })
+                matches!(
+                    d,
+                    Difference::OnDemandThroughput { index: None, .. }
+                        | Difference::ProvisionedThroughput { index: None, .. }
+                )
             });
         let index_differs = |name: &str| {
             switch
@@ -151,8 +156,9 @@ impl Db {
                     action.on_demand_throughput(on_demand(max_read, max_write))
                 }
                 Billing::OnDemand { .. } => continue,
-                Billing::Provisioned { read, write } => action
-                    .provisioned_throughput(provisioned(read, write).map_err(Refusal::Fail)?),
+                Billing::Provisioned { read, write } => {
+                    action.provisioned_throughput(provisioned(read, write).map_err(Refusal::Fail)?)
+                }
             };
             req = req.global_secondary_index_updates(
                 GlobalSecondaryIndexUpdate::builder()
@@ -165,16 +171,17 @@ impl Db {
     }
 
     /// Changes one setting (not capacity: see `fix_capacity`).
-    async fn fix_one(&self, arn: Option<&str>, options: &TableOptions, d: &Difference) -> Result<(), Refusal> {
-        let update = || self.client().update_table().table_name(self.table_name());
+    async fn fix_one(
+        &self,
+        arn: Option<&str>,
+        options: &TableOptions,
+        d: &Difference,
+    ) -> Result<(), Refusal> {
+        let update = self.client().update_table().table_name(self.table_name());
         let no_arn = || Refusal::Said("DescribeTable gave no table ARN".into());
-        match d {
-            Difference::DeletionProtection => {
-                update().deletion_protection_enabled(true).send().await.map_err(refusal)?;
-            }
-            Difference::TableClass { expected, .. } => {
-                update().table_class((*expected).into()).send().await.map_err(refusal)?;
-            }
+        let table_update = match d {
+            Difference::DeletionProtection => Some(update.deletion_protection_enabled(true)),
+            Difference::TableClass { expected, .. } => Some(update.table_class((*expected).into())),
             Difference::Encryption { expected, .. } => {
                 let spec = match expected {
                     Encryption::AwsOwned => SseSpecification::builder().enabled(false).build(),
@@ -184,15 +191,22 @@ impl Db {
                         .set_kms_master_key_id(key.clone())
                         .build(),
                 };
-                update().sse_specification(spec).send().await.map_err(refusal)?;
+                Some(update.sse_specification(spec))
             }
             Difference::WarmThroughput { expected, .. } => {
                 let warm = SdkWarm::builder()
                     .read_units_per_second(api_units(Some(expected.read_units_per_second)))
                     .write_units_per_second(api_units(Some(expected.write_units_per_second)))
                     .build();
-                update().warm_throughput(warm).send().await.map_err(refusal)?;
+                Some(update.warm_throughput(warm))
             }
+            _ => None,
+        };
+        if let Some(req) = table_update {
+            req.send().await.map_err(refusal)?;
+            return Ok(());
+        }
+        match d {
             Difference::Tag {
                 key,
                 expected: Some(v),
@@ -209,7 +223,11 @@ impl Db {
             }
             Difference::Tag { key, .. } => {
                 let arn = arn.ok_or_else(no_arn)?;
-                let req = self.client().untag_resource().resource_arn(arn).tag_keys(key);
+                let req = self
+                    .client()
+                    .untag_resource()
+                    .resource_arn(arn)
+                    .tag_keys(key);
                 req.send().await.map_err(refusal)?;
             }
             Difference::ResourcePolicy { .. } => {
@@ -260,7 +278,8 @@ impl Db {
             match r {
                 Ok(()) => out.applied.extend(ds),
                 Err(Refusal::Said(why)) => {
-                    out.not_applied.extend(ds.into_iter().map(|d| (d, why.clone())));
+                    out.not_applied
+                        .extend(ds.into_iter().map(|d| (d, why.clone())));
                 }
                 Err(Refusal::Fail(e)) => return Err(e),
             }

@@ -4,22 +4,17 @@
 //! ListTagsOfResource, the resource policy from GetResourcePolicy. Each
 //! comparison is a pure function of what the options say and what
 //! DynamoDB answered, so it is tested without a backend; the calls that
-//! fetch the answers are at the bottom.
+//! fetch the answers are in `fetch`.
 
 use std::fmt;
 
-use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 use aws_sdk_dynamodb::types::{
     OnDemandThroughput, ProvisionedThroughputDescription, SseStatus, SseType, TableDescription,
     TableWarmThroughputDescription,
 };
 
 use super::report::Difference;
-use super::TableReport;
-use crate::db::Db;
-use crate::error::Error;
-use crate::table::apply::unsupported;
-use crate::table::{Billing, Encryption, TableOptions, WarmThroughput};
+use crate::table::{Billing, Encryption, WarmThroughput};
 
 /// The encryption DescribeTable reports: a KMS key by ARN, or the key AWS
 /// owns (no `SSEDescription`, or one that is off).
@@ -28,7 +23,10 @@ pub(crate) fn live_encryption(t: &TableDescription) -> Encryption {
         return Encryption::AwsOwned;
     };
     let on = d.status().is_some_and(|s| {
-        matches!(s, SseStatus::Enabled | SseStatus::Enabling | SseStatus::Updating)
+        matches!(
+            s,
+            SseStatus::Enabled | SseStatus::Enabling | SseStatus::Updating
+        )
     });
     let kms = d.sse_type().is_none_or(|t| *t == SseType::Kms);
     if on && kms {
@@ -58,10 +56,12 @@ pub(crate) fn encryption_difference(
     let Some(want) = want else {
         return (None, None);
     };
-    let differs = |found| Some(Difference::Encryption {
-        expected: want.clone(),
-        found,
-    });
+    let differs = |found| {
+        Some(Difference::Encryption {
+            expected: want.clone(),
+            found,
+        })
+    };
     match (want, &found) {
         (Encryption::AwsOwned, Encryption::AwsOwned) => (None, None),
         (Encryption::Kms { key: None }, Encryption::Kms { .. }) => (None, None),
@@ -193,14 +193,20 @@ pub(crate) fn throughput_differences(
 /// Tags: each of the options' tags missing or with another value, and,
 /// when the options list tags, each other tag of the table (AWS's own
 /// `aws:` tags excepted). Options without tags leave tags unchecked.
-pub(crate) fn tag_differences(want: &[(String, String)], found: &[(String, String)]) -> Vec<Difference> {
+pub(crate) fn tag_differences(
+    want: &[(String, String)],
+    found: &[(String, String)],
+) -> Vec<Difference> {
     if want.is_empty() {
         return Vec::new();
     }
     // The last value of a key counts: a key is listed once on DynamoDB,
     // but moto appends a TagResource of a key it has instead of replacing.
     let value = |list: &[(String, String)], k: &str| {
-        list.iter().rev().find(|(key, _)| key == k).map(|(_, v)| v.clone())
+        list.iter()
+            .rev()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.clone())
     };
     let mut out: Vec<Difference> = want
         .iter()
@@ -329,101 +335,6 @@ pub(super) fn describe(d: &Difference, f: &mut fmt::Formatter<'_>) -> fmt::Resul
     }
 }
 
-impl Db {
-    /// Every setting of this module that the options name: from
-    /// DescribeTable's answer `t`, then tags and the resource policy (what
-    /// the backend cannot answer is noted in `report.unchecked`).
-    pub(super) async fn verify_live_settings(
-        &self,
-        t: &TableDescription,
-        options: &TableOptions,
-        report: &mut TableReport,
-    ) -> Result<(), Error> {
-        let (sse, note) = encryption_difference(options.encryption.as_ref(), live_encryption(t));
-        report.differences.extend(sse);
-        report.unchecked.extend(note);
-        if options.warm_throughput.is_some() && t.warm_throughput().is_none() {
-            report
-                .unchecked
-                .push("warm throughput: DescribeTable reports none on this backend".into());
-        } else {
-            report
-                .differences
-                .extend(warm_difference(options.warm_throughput, t.warm_throughput()));
-        }
-        let (capacity, unknown) = throughput_differences(t, options.billing);
-        report.differences.extend(capacity);
-        report.unchecked.extend(unknown);
-        let Some(arn) = t.table_arn() else {
-            if !options.tags.is_empty() || options.resource_policy.is_some() {
-                report
-                    .unchecked
-                    .push("tags and resource policy: DescribeTable gave no table ARN".into());
-            }
-            return Ok(());
-        };
-        if !options.tags.is_empty() {
-            match self.live_tags(arn).await {
-                Ok(found) => report
-                    .differences
-                    .extend(tag_differences(&options.tags, &found)),
-                Err(Some(e)) => return Err(e),
-                Err(None) => report
-                    .unchecked
-                    .push("tags: the backend has no ListTagsOfResource".into()),
-            }
-        }
-        if let Some(want) = &options.resource_policy {
-            match self.live_policy(arn).await {
-                Ok(found) => report
-                    .differences
-                    .extend(policy_difference(Some(want), found.as_deref())),
-                Err(Some(e)) => return Err(e),
-                Err(None) => report
-                    .unchecked
-                    .push("resource policy: the backend has no GetResourcePolicy".into()),
-            }
-        }
-        Ok(())
-    }
-
-    /// Every tag of resource `arn` (`Err(None)`: the backend lacks the call).
-    pub(crate) async fn live_tags(&self, arn: &str) -> Result<Vec<(String, String)>, Option<Error>> {
-        let mut out = Vec::new();
-        let mut token = None;
-        loop {
-            let page = self
-                .client()
-                .list_tags_of_resource()
-                .resource_arn(arn)
-                .set_next_token(token)
-                .send()
-                .await
-                .map_err(|e| (!unsupported(e.code())).then(|| Error::from_sdk(e, 1)))?;
-            out.extend(
-                page.tags()
-                    .iter()
-                    .map(|t| (t.key().to_owned(), t.value().to_owned())),
-            );
-            token = page.next_token().map(str::to_owned);
-            if token.is_none() {
-                return Ok(out);
-            }
-        }
-    }
-
-    /// The resource policy of `arn`, `None` when it has none (`Err(None)`:
-    /// the backend lacks the call).
-    pub(crate) async fn live_policy(&self, arn: &str) -> Result<Option<String>, Option<Error>> {
-        match self.client().get_resource_policy().resource_arn(arn).send().await {
-            Ok(out) => Ok(out.policy().map(str::to_owned)),
-            Err(e) if e.code() == Some("PolicyNotFoundException") => Ok(None),
-            Err(e) if unsupported(e.code()) => Err(None),
-            Err(e) => Err(Some(Error::from_sdk(e, 1))),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -452,19 +363,40 @@ mod tests {
         };
         let on = live_encryption(&sse(SseStatus::Enabled, Some(KEY)));
         assert_eq!(on, kms(Some(KEY)));
-        assert_eq!(live_encryption(&sse(SseStatus::Disabled, Some(KEY))), Encryption::AwsOwned);
-        assert_eq!(live_encryption(&TableDescription::builder().build()), Encryption::AwsOwned);
+        assert_eq!(
+            live_encryption(&sse(SseStatus::Disabled, Some(KEY))),
+            Encryption::AwsOwned
+        );
+        assert_eq!(
+            live_encryption(&TableDescription::builder().build()),
+            Encryption::AwsOwned
+        );
         // Removed encryption, another key, the key by id, by alias.
         let (d, _) = encryption_difference(Some(&kms(Some(KEY))), Encryption::AwsOwned);
-        assert!(d.unwrap().to_string().starts_with("encryption at rest uses a key AWS owns, the options say KMS key"));
+        assert!(d
+            .unwrap()
+            .to_string()
+            .starts_with("encryption at rest uses a key AWS owns, the options say KMS key"));
         let other = KEY.replace("1234abcd", "9999abcd");
-        assert!(encryption_difference(Some(&kms(Some(&other))), on.clone()).0.is_some());
+        assert!(encryption_difference(Some(&kms(Some(&other))), on.clone())
+            .0
+            .is_some());
         let id = "1234abcd-12ab-34cd-56ef-1234567890ab";
-        assert_eq!(encryption_difference(Some(&kms(Some(id))), on.clone()), (None, None));
+        assert_eq!(
+            encryption_difference(Some(&kms(Some(id))), on.clone()),
+            (None, None)
+        );
         let (d, note) = encryption_difference(Some(&kms(Some("alias/orders"))), on.clone());
         assert!(d.is_none() && note.unwrap().contains("alias/orders"));
-        assert_eq!(encryption_difference(Some(&kms(None)), on.clone()), (None, None));
-        assert!(encryption_difference(Some(&Encryption::AwsOwned), on.clone()).0.is_some());
+        assert_eq!(
+            encryption_difference(Some(&kms(None)), on.clone()),
+            (None, None)
+        );
+        assert!(
+            encryption_difference(Some(&Encryption::AwsOwned), on.clone())
+                .0
+                .is_some()
+        );
         assert_eq!(encryption_difference(None, on), (None, None));
     }
 
@@ -504,7 +436,11 @@ mod tests {
                 .build()
         };
         let t = TableDescription::builder()
-            .billing_mode_summary(BillingModeSummary::builder().billing_mode(BillingMode::PayPerRequest).build())
+            .billing_mode_summary(
+                BillingModeSummary::builder()
+                    .billing_mode(BillingMode::PayPerRequest)
+                    .build(),
+            )
             .on_demand_throughput(on_demand(100, -1))
             .global_secondary_indexes(gsi("GSI1", on_demand(100, 50)))
             .global_secondary_indexes(gsi("GSI2", on_demand(-1, -1)))
@@ -515,31 +451,68 @@ mod tests {
         };
         let (d, unchecked) = throughput_differences(&t, want);
         assert!(unchecked.is_empty());
-        assert_eq!(d, [
-            Difference::OnDemandThroughput { index: None, expected: (Some(100), Some(50)), found: (Some(100), None) },
-            Difference::OnDemandThroughput { index: Some("GSI2".into()), expected: (Some(100), Some(50)), found: (None, None) },
-        ]);
+        assert_eq!(
+            d,
+            [
+                Difference::OnDemandThroughput {
+                    index: None,
+                    expected: (Some(100), Some(50)),
+                    found: (Some(100), None)
+                },
+                Difference::OnDemandThroughput {
+                    index: Some("GSI2".into()),
+                    expected: (Some(100), Some(50)),
+                    found: (None, None)
+                },
+            ]
+        );
         assert_eq!(d[1].to_string(), "on-demand maximum of global index GSI2 is no maximum reads / no maximum writes, the options say 100 / 50: db.sync_table_with(.., &options) fixes it");
         // Another mode: the billing mode line says it; numbers are not compared.
-        assert_eq!(throughput_differences(&t, Billing::Provisioned { read: 5, write: 5 }), (vec![], vec![]));
+        assert_eq!(
+            throughput_differences(&t, Billing::Provisioned { read: 5, write: 5 }),
+            (vec![], vec![])
+        );
         let p = TableDescription::builder()
-            .billing_mode_summary(BillingModeSummary::builder().billing_mode(BillingMode::Provisioned).build())
-            .provisioned_throughput(ProvisionedThroughputDescription::builder().read_capacity_units(5).write_capacity_units(2).build())
+            .billing_mode_summary(
+                BillingModeSummary::builder()
+                    .billing_mode(BillingMode::Provisioned)
+                    .build(),
+            )
+            .provisioned_throughput(
+                ProvisionedThroughputDescription::builder()
+                    .read_capacity_units(5)
+                    .write_capacity_units(2)
+                    .build(),
+            )
             .build();
         let (d, _) = throughput_differences(&p, Billing::Provisioned { read: 5, write: 5 });
-        assert_eq!(d, [Difference::ProvisionedThroughput { index: None, expected: (5, 5), found: (5, 2) }]);
+        assert_eq!(
+            d,
+            [Difference::ProvisionedThroughput {
+                index: None,
+                expected: (5, 5),
+                found: (5, 2)
+            }]
+        );
         // A backend that reports no maximum at all: said, not guessed.
         let bare = TableDescription::builder().build();
         let (d, unchecked) = throughput_differences(&bare, want);
         assert!(d.is_empty());
-        assert_eq!(unchecked, ["on-demand maximum of the table: DescribeTable reports none on this backend"]);
+        assert_eq!(
+            unchecked,
+            ["on-demand maximum of the table: DescribeTable reports none on this backend"]
+        );
     }
 
     #[test]
     fn tags_missing_changed_and_extra_each_on_a_line() {
         let t = |k: &str, v: &str| (k.to_owned(), v.to_owned());
         let want = [t("team", "orders"), t("env", "prod")];
-        let found = [t("team", "billing"), t("owner", "ann"), t("aws:cloudformation:stack-name", "s")];
+        let found = [
+            t("team", "billing"),
+            t("owner", "ann"),
+            t("aws:cloudformation:stack-name", "s"),
+        ];
         let d = tag_differences(&want, &found);
         let lines: Vec<String> = d.iter().map(ToString::to_string).collect();
         assert_eq!(lines, [
@@ -556,7 +529,10 @@ mod tests {
         let p = r#"{"Version":"2012-10-17","Statement":[]}"#;
         let spaced = r#"{ "Statement": [], "Version": "2012-10-17" }"#;
         assert!(policy_difference(Some(p), Some(spaced)).is_none());
-        assert_eq!(policy_difference(Some(p), None), Some(Difference::ResourcePolicy { found: None }));
+        assert_eq!(
+            policy_difference(Some(p), None),
+            Some(Difference::ResourcePolicy { found: None })
+        );
         assert!(policy_difference(Some(p), Some(r#"{"Version":"2012-10-17"}"#)).is_some());
         assert!(policy_difference(None, Some(p)).is_none());
     }

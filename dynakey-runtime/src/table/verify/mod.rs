@@ -3,6 +3,7 @@
 //! DescribeContinuousBackups. Run it in a deployment smoke test: it names
 //! every difference and what fixes it (see [`Remedy`]).
 
+mod fetch;
 mod fix;
 mod live;
 mod report;
