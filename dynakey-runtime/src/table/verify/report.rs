@@ -324,20 +324,13 @@ impl Difference {
     /// assert!(!Difference::DeletionProtection.breaks_code());
     /// ```
     pub fn breaks_code(&self) -> bool {
-        !matches!(
-            self,
-            Difference::ExtraIndex { .. }
-                | Difference::PointInTimeRecovery { .. }
-                | Difference::DeletionProtection
-                | Difference::BillingMode { .. }
-                | Difference::TableClass { .. }
-                | Difference::Encryption { .. }
-                | Difference::Tag { .. }
-                | Difference::ResourcePolicy { .. }
-                | Difference::WarmThroughput { .. }
-                | Difference::OnDemandThroughput { .. }
-                | Difference::ProvisionedThroughput { .. }
-        )
+        // The settings `sync_table_with` changes live change no read or
+        // write either.
+        self.remedy() != Remedy::SyncTableWith
+            && !matches!(
+                self,
+                Difference::ExtraIndex { .. } | Difference::PointInTimeRecovery { .. }
+            )
     }
 }
 
