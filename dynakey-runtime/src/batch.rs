@@ -14,7 +14,7 @@ use futures_util::StreamExt;
 use crate::check::check_item;
 use crate::db::Db;
 use crate::entity::Entity;
-use crate::error::{clone_built, is_throttling_code, Error};
+use crate::error::{clone_built, is_throttling_code, Error, Throttle};
 use crate::explain::{Explain, WriteCost};
 use crate::key::Key;
 use crate::obs::Span;
@@ -23,11 +23,21 @@ use crate::write::build_err;
 
 pub use crate::error::batch::{BatchFailure, BatchWriteOutcome};
 
-/// Calls run at once per batch operation.
 mod get;
 pub use get::{BatchGet, BatchGetOutcome};
 
+/// Calls run at once per batch operation.
 const CONCURRENCY: usize = 4;
+
+/// The throttle reasons of a retried call's error (none for a 5xx): kept
+/// so that a chunk whose retries run out while throttled says why.
+fn throttles_of_retry<E, R>(e: aws_sdk_dynamodb::error::SdkError<E, R>) -> Vec<Throttle>
+where
+    E: aws_sdk_dynamodb::error::ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+    R: fmt::Debug + Send + Sync + 'static,
+{
+    Error::from_sdk(e, 1).throttles().to_vec()
+}
 
 /// Whether an SDK error is worth retrying (throttling, a 5xx).
 fn retryable<E: aws_sdk_dynamodb::error::ProvideErrorMetadata, R>(
@@ -268,6 +278,7 @@ impl BatchWrite {
             outcome.written += chunk.written;
             outcome.unprocessed.extend(chunk.unprocessed);
             outcome.calls += chunk.calls;
+            outcome.throttled.extend(chunk.throttled);
             if let Some(f) = chunk.failed {
                 outcome.failed.push(f);
             }
@@ -288,6 +299,8 @@ struct Chunk {
     unprocessed: Vec<WriteRequest>,
     failed: Option<BatchFailure>,
     calls: u32,
+    /// Why the last call was throttled, when the retries ran out so.
+    throttled: Vec<Throttle>,
 }
 
 /// The input of one chunk.
@@ -303,6 +316,7 @@ async fn write_chunk(db: &Db, pending: Vec<WriteRequest>) -> Chunk {
     let chunk = span.run(write_chunk_calls(db, pending, &span)).await;
     span.calls(chunk.calls);
     span.unprocessed(chunk.unprocessed.len());
+    span.throttles(&chunk.throttled);
     if let Some(f) = &chunk.failed {
         span.error(&f.error);
     }
@@ -314,9 +328,11 @@ async fn write_chunk_calls(db: &Db, mut pending: Vec<WriteRequest>, span: &Span)
     let mut attempt = 0;
     let mut written = 0;
     let mut consumed = Vec::new();
+    let mut throttled;
     loop {
         attempt += 1;
         let res = write_input(db, pending.clone()).send_with(&db.client).await;
+        throttled = Vec::new();
         match res {
             Ok(out) => {
                 consumed.extend(out.consumed_capacity().iter().cloned());
@@ -332,7 +348,7 @@ async fn write_chunk_calls(db: &Db, mut pending: Vec<WriteRequest>, span: &Span)
                     break;
                 }
             }
-            Err(e) if retryable(&e) => {}
+            Err(e) if retryable(&e) => throttled = throttles_of_retry(e),
             Err(e) => {
                 span.capacity(&consumed);
                 return Chunk {
@@ -343,6 +359,7 @@ async fn write_chunk_calls(db: &Db, mut pending: Vec<WriteRequest>, span: &Span)
                         error: Error::from_sdk(e, attempt),
                     }),
                     calls: attempt,
+                    throttled: Vec::new(),
                 };
             }
         }
@@ -356,5 +373,6 @@ async fn write_chunk_calls(db: &Db, mut pending: Vec<WriteRequest>, span: &Span)
         unprocessed: pending,
         failed: None,
         calls: attempt,
+        throttled,
     }
 }

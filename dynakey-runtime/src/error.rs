@@ -29,6 +29,7 @@ mod copy;
 mod key;
 mod reach;
 mod refs;
+mod throttle;
 
 use std::fmt;
 
@@ -41,6 +42,9 @@ pub use key::{
 };
 pub use reach::naming_endpoint;
 pub use refs::{CancelReason, ItemRef};
+pub use throttle::{
+    Throttle, ThrottleLimit, ThrottleReason, ThrottledAccess, ThrottledOn, ThrottledResource,
+};
 
 use crate::codec::{DecodeError, Item};
 use crate::shown::{shown, shown_plain};
@@ -107,11 +111,18 @@ pub enum Error {
         /// What is wrong, and where.
         message: String,
     },
-    /// Still throttled after retrying.
+    /// Still throttled after retrying: the operation, and why DynamoDB
+    /// throttled it (its `ThrottlingReasons`: a reason and the table or
+    /// index, typed; empty when the backend sent none). What to do about
+    /// each reason: [`ThrottleLimit::advice`].
     #[non_exhaustive]
     Throttled {
         /// How many attempts were made.
         attempts: u32,
+        /// The operation (`GetItem`, `Query`, `TransactWriteItems`, …).
+        operation: &'static str,
+        /// The reasons of the last attempt, as DynamoDB listed them.
+        reasons: Vec<Throttle>,
         /// The SDK's error of the last attempt.
         source: BoxError,
     },
@@ -216,7 +227,17 @@ impl fmt::Display for Error {
                 write!(f, "DynamoDB refused the request as invalid: {message}")
             }
             Self::Refused { message } => write!(f, "refused before sending: {message}"),
-            Self::Throttled { attempts, .. } => write!(f, "throttled after {attempts} attempt(s)"),
+            Self::Throttled {
+                attempts, reasons, ..
+            } => {
+                write!(f, "throttled after {attempts} attempt(s)")?;
+                let mut sep = ": ";
+                for r in reasons {
+                    write!(f, "{sep}{r}")?;
+                    sep = "; ";
+                }
+                Ok(())
+            }
             Self::ItemTooLarge { size, key } => {
                 write!(
                     f,
@@ -368,6 +389,8 @@ impl Error {
             }
             Some(c) if is_throttling_code(c) => Self::Throttled {
                 attempts,
+                operation: throttle::operation_of::<E>(),
+                reasons: throttles_of_sdk(&err),
                 source: Box::new(err),
             },
             Some("ConditionalCheckFailedException") => Self::ConditionFailed {
@@ -404,6 +427,22 @@ impl Error {
         matches!(self, Self::Throttled { .. })
     }
 
+    /// Why DynamoDB throttled: the reasons of [`Error::Throttled`], or of
+    /// the batch calls whose retries ran out while throttled
+    /// ([`Error::BatchIncomplete`]); empty for any other error.
+    ///
+    /// ```
+    /// let err = dynakey_runtime::Error::Refused { message: "no".into() };
+    /// assert!(err.throttles().is_empty());
+    /// ```
+    pub fn throttles(&self) -> &[Throttle] {
+        match self {
+            Self::Throttled { reasons, .. } => reasons,
+            Self::BatchIncomplete(o) => &o.throttled,
+            _ => &[],
+        }
+    }
+
     /// Whether a condition failed: of a put, update or delete
     /// ([`Error::ConditionFailed`]), or of an action of a cancelled
     /// transaction (a `ConditionalCheckFailed` reason).
@@ -421,6 +460,25 @@ impl Error {
             _ => false,
         }
     }
+}
+
+/// The `ThrottlingReasons` of an SDK error: from its typed exception (the
+/// data operations model them), else from the raw response's body.
+fn throttles_of_sdk<E, R>(err: &aws_sdk_dynamodb::error::SdkError<E, R>) -> Vec<Throttle>
+where
+    E: std::error::Error + 'static,
+    R: 'static,
+{
+    let typed = err
+        .as_service_error()
+        .map(|se| throttle::throttles_of(se))
+        .unwrap_or_default();
+    if !typed.is_empty() {
+        return typed;
+    }
+    err.raw_response()
+        .map(|raw| throttle::throttles_in_body(raw))
+        .unwrap_or_default()
 }
 
 /// The error codes DynamoDB uses for throttling.
@@ -485,9 +543,24 @@ mod tests {
     fn kept_sources_come_back() {
         let err = Error::Throttled {
             attempts: 3,
+            operation: "PutItem",
+            reasons: Vec::new(),
             source: Box::new(Inner(None)),
         };
         assert_eq!(chain(&err), ["throttled after 3 attempt(s)", "root"]);
+        let err = Error::Throttled {
+            attempts: 1,
+            operation: "Query",
+            reasons: vec![Throttle::new(
+                "IndexReadKeyRangeThroughputExceeded",
+                Some("arn:aws:dynamodb:us-east-1:1:table/shop/index/GSI1"),
+            )],
+            source: Box::new(Inner(None)),
+        };
+        assert_eq!(
+            err.to_string(),
+            "throttled after 1 attempt(s): IndexReadKeyRangeThroughputExceeded on index GSI1 of table shop"
+        );
         let err = Error::backend("cannot bind", Inner(None));
         assert_eq!(chain(&err), ["backend: cannot bind", "root"]);
     }

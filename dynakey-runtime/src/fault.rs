@@ -1,6 +1,7 @@
 //! Fault injection at the SDK's HTTP layer, to test retry paths (emulators
 //! never throttle): a wrapper around any HTTP client that answers some
-//! requests with a throttling error without sending them, holds back part of
+//! requests with a throttling error without sending them (of any exception,
+//! with any of DynamoDB's `ThrottlingReasons`: [`ThrottleFault`]), holds back part of
 //! some batch calls and reports it as `UnprocessedItems`/`UnprocessedKeys`,
 //! can add latency to every request, and can make index reads stale
 //! ([`StaleIndex`]: an index query misses the writes of the last moment).
@@ -42,13 +43,16 @@ use aws_smithy_types::byte_stream::ByteStream;
 use serde_json::Value;
 
 mod stale;
+mod throttle;
 pub use stale::StaleIndex;
+pub use throttle::{resource_arn, ThrottleException, ThrottleFault};
 
 /// What to inject (see the example on [`FaultInjector`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FaultConfig {
     /// Share of data requests answered with
-    /// `ProvisionedThroughputExceededException` (not sent).
+    /// `ProvisionedThroughputExceededException` (not sent), or with what
+    /// [`FaultInjector::throttle_with`] sets, on the operations it names.
     pub throttle_rate: f64,
     /// Share of batch calls (of more than one request) of which about half is
     /// held back and returned as unprocessed.
@@ -124,6 +128,7 @@ pub struct FaultInjector {
     config: FaultConfig,
     counters: Arc<Counters>,
     stale: Option<Arc<StaleIndex>>,
+    throttle: Arc<ThrottleFault>,
 }
 
 impl FaultInjector {
@@ -135,7 +140,40 @@ impl FaultInjector {
             config,
             counters: Arc::new(counters),
             stale: None,
+            throttle: Arc::new(ThrottleFault::default()),
         }
+    }
+
+    /// What the throttles answer: `fault`'s exception and
+    /// `ThrottlingReasons`, on the operations it names (any operation);
+    /// how often stays [`FaultConfig::throttle_rate`].
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use aws_sdk_dynamodb::config::retry::RetryConfig;
+    /// use dynakey_runtime::fault::{resource_arn, FaultConfig, FaultInjector, ThrottleFault};
+    /// use dynakey_runtime::{Db, Error, ThrottleLimit, ThrottleReason};
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// // Any operation, a control-plane one here.
+    /// let at_max = ThrottleReason::parse("TableReadMaxOnDemandThroughputExceeded");
+    /// let faults = FaultInjector::new(FaultConfig { throttle_rate: 1.0, ..FaultConfig::default() })
+    ///     .throttle_with(ThrottleFault::new(at_max.clone(), resource_arn("t", None)).on(&["DeleteTable"]));
+    /// let conf = backend
+    ///     .config_builder()
+    ///     .http_client(faults.wrap(backend.http_client()))
+    ///     .retry_config(RetryConfig::disabled())
+    ///     .build();
+    /// let db = Db::new(aws_sdk_dynamodb::Client::from_conf(conf), "t");
+    /// let err = dynakey_runtime::table::delete_table(db.client(), "t").await.unwrap_err();
+    /// let Error::Throttled { operation, reasons, .. } = &err else { panic!("{err}") };
+    /// assert_eq!((*operation, &reasons[0].reason), ("DeleteTable", &at_max));
+    /// assert_eq!(reasons[0].reason.limit(), Some(ThrottleLimit::MaxOnDemandThroughputExceeded));
+    /// assert_eq!(reasons[0].resource.as_ref().unwrap().table.as_deref(), Some("t"));
+    /// # });
+    /// ```
+    pub fn throttle_with(mut self, fault: ThrottleFault) -> Self {
+        self.throttle = Arc::new(fault);
+        self
     }
 
     /// Index reads that miss recent writes: a query or scan of a secondary
@@ -287,15 +325,13 @@ impl HttpConnector for FaultyConnector {
                 .and_then(|t| t.rsplit('.').next())
                 .unwrap_or("")
                 .to_owned();
-            if !DATA_OPS.contains(&op.as_str()) {
-                return inner.call(request).await;
-            }
-            if inj.next() < inj.config.throttle_rate {
+            let data = DATA_OPS.contains(&op.as_str());
+            if inj.throttle.hits(&op, data) && inj.next() < inj.config.throttle_rate {
                 c.throttled.fetch_add(1, Ordering::Relaxed);
-                return Ok(json_response(
-                    400,
-                    r#"{"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException","message":"injected throttling"}"#.into(),
-                ));
+                return Ok(json_response(400, inj.throttle.body()));
+            }
+            if !data {
+                return inner.call(request).await;
             }
             if let Some(st) = &inj.stale {
                 st.note_writes(&op, &request);

@@ -107,6 +107,7 @@ pub use entity::{
 };
 pub use error::{
     CancelReason, EncodeError, Error, ItemRef, KeyFormatError, KeyFormatReason, KeyRole, Result,
+    Throttle, ThrottleLimit, ThrottleReason, ThrottledAccess, ThrottledOn, ThrottledResource,
 };
 pub use explain::{Explain, WriteCost};
 pub use expr::{CmpOp, Condition, RawExpr, Update};

@@ -17,6 +17,12 @@
 //! | `dynakey.unprocessed` | batch requests still unprocessed after the retries |
 //! | `dynakey.actions` | actions of a transaction, requests of a batch chunk |
 //! | `error.type` | the error code when the request failed |
+//! | `dynakey.throttle.reason` | why DynamoDB throttled it, when it was ([`ThrottleReason`](crate::ThrottleReason)s, comma-separated) |
+//! | `dynakey.throttle.resource` | the table or index ARN each of those reasons names, in the same order |
+//!
+//! The throttle fields are set when the request ended in
+//! [`Error::Throttled`], or when a batch chunk's
+//! retries ran out while throttled (its requests handed back unprocessed).
 //!
 //! Every request asks for `ReturnConsumedCapacity = TOTAL` (free on
 //! DynamoDB), or what [`Db::with_capacity`](crate::Db::with_capacity) says.
@@ -43,7 +49,7 @@ use std::future::Future;
 
 use aws_sdk_dynamodb::types::ConsumedCapacity;
 
-use crate::error::Error;
+use crate::error::{Error, Throttle};
 
 /// The span of one request (a no-op without the `tracing` feature).
 #[derive(Debug, Clone)]
@@ -82,6 +88,8 @@ impl Span {
             "dynakey.unprocessed" = tracing::field::Empty,
             "dynakey.actions" = tracing::field::Empty,
             "error.type" = tracing::field::Empty,
+            "dynakey.throttle.reason" = tracing::field::Empty,
+            "dynakey.throttle.resource" = tracing::field::Empty,
         );
         if !span.is_disabled() {
             span.record("otel.name", format!("{op} {table}"));
@@ -159,9 +167,24 @@ impl Span {
         r
     }
 
-    /// Records the error of a failed request (`error.type`).
+    /// Records the error of a failed request (`error.type`, and the
+    /// throttle fields of a throttle).
     pub(crate) fn error(&self, e: &Error) {
         self.record("error.type", error_type(e));
+        self.throttles(e.throttles());
+    }
+
+    /// Records why DynamoDB throttled (`dynakey.throttle.*`), if it did.
+    pub(crate) fn throttles(&self, t: &[Throttle]) {
+        if t.is_empty() {
+            return;
+        }
+        let join = |f: &dyn Fn(&Throttle) -> String| t.iter().map(f).collect::<Vec<_>>().join(",");
+        self.record("dynakey.throttle.reason", join(&|t| t.reason.to_string()));
+        self.record(
+            "dynakey.throttle.resource",
+            join(&|t| t.resource.as_ref().map_or(String::new(), |r| r.arn.clone())),
+        );
     }
 }
 

@@ -33,16 +33,21 @@ pub async fn fixture() -> Fixture {
 /// off so the batch retry loop does all the work.
 pub fn faulty(f: &Fixture, config: FaultConfig, max_attempts: u32) -> (Db, FaultInjector) {
     let inj = FaultInjector::new(config);
+    (faulty_with(f, &inj, max_attempts), inj)
+}
+
+/// [`faulty`] with an injector made by the caller (a throttle of its own,
+/// a stale index).
+pub fn faulty_with(f: &Fixture, inj: &FaultInjector, max_attempts: u32) -> Db {
     let conf = f
         .local
         .config_builder()
         .http_client(inj.wrap(f.local.http_client()))
         .retry_config(RetryConfig::disabled())
         .build();
-    let db = Db::new(Client::from_conf(conf), f.db.table_name()).with_retry(RetryPolicy {
+    Db::new(Client::from_conf(conf), f.db.table_name()).with_retry(RetryPolicy {
         max_attempts,
         base_delay: Duration::from_millis(1),
         max_delay: Duration::from_millis(20),
-    });
-    (db, inj)
+    })
 }

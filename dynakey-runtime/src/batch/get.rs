@@ -10,11 +10,11 @@ use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemInput;
 use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
 use futures_util::StreamExt;
 
-use super::{retryable, CONCURRENCY};
+use super::{retryable, throttles_of_retry, CONCURRENCY};
 use crate::codec::{AttrPath, DecodeError, Item};
 use crate::db::Db;
 use crate::entity::Entity;
-use crate::error::Error;
+use crate::error::{Error, Throttle};
 use crate::explain::Explain;
 use crate::key::Key;
 use crate::obs::Span;
@@ -83,6 +83,10 @@ pub struct BatchGetOutcome<E> {
     pub unprocessed: Vec<Key<E>>,
     /// BatchGetItem calls made.
     pub calls: u32,
+    /// Why DynamoDB throttled the calls whose retries ran out while
+    /// throttled (their keys are in `unprocessed`): the reasons of each
+    /// such chunk's last call.
+    pub throttled: Vec<Throttle>,
 }
 
 impl<E: Entity> BatchGet<E> {
@@ -167,10 +171,12 @@ impl<E: Entity> BatchGet<E> {
             items: Vec::new(),
             unprocessed: Vec::new(),
             calls: 0,
+            throttled: Vec::new(),
         };
         while let Some(r) = results.next().await {
-            let (items, unprocessed, calls) = r?;
+            let (items, unprocessed, calls, throttled) = r?;
             out.calls += calls;
+            out.throttled.extend(throttled);
             for it in &items {
                 out.items.push(E::from_item(it)?);
             }
@@ -214,8 +220,9 @@ fn get_input(
         .return_consumed_capacity(db.capacity.clone()))
 }
 
-/// What one chunk of a batch get read: items, keys left, calls.
-type GotChunk = (Vec<Item>, Vec<Item>, u32);
+/// What one chunk of a batch get read: items, keys left, calls, and why
+/// the last call was throttled when the retries ran out so.
+type GotChunk = (Vec<Item>, Vec<Item>, u32, Vec<Throttle>);
 
 async fn get_chunk(
     db: &Db,
@@ -228,9 +235,10 @@ async fn get_chunk(
     let res = span
         .run(get_chunk_calls(db, pending, consistent, &span))
         .await;
-    if let Ok((found, left, calls)) = &res {
+    if let Ok((found, left, calls, throttled)) = &res {
         span.calls(*calls);
         span.unprocessed(left.len());
+        span.throttles(throttled);
         span.counts(found.len() as i32, found.len() as i32);
     }
     span.end(res)
@@ -251,6 +259,7 @@ async fn get_chunk_calls(
         let res = get_input(db, pending.clone(), consistent)?
             .send_with(&db.client)
             .await;
+        let mut throttled = Vec::new();
         match res {
             Ok(out) => {
                 consumed.extend(out.consumed_capacity().iter().cloned());
@@ -264,14 +273,14 @@ async fn get_chunk_calls(
                     .map(|ka| ka.keys().to_vec())
                     .unwrap_or_default();
                 if pending.is_empty() {
-                    return Ok((found, pending, attempt));
+                    return Ok((found, pending, attempt, throttled));
                 }
             }
-            Err(e) if retryable(&e) => {}
+            Err(e) if retryable(&e) => throttled = throttles_of_retry(e),
             Err(e) => return Err(Error::from_sdk(e, attempt)),
         }
         if attempt >= policy.max_attempts.max(1) {
-            return Ok((found, pending, attempt));
+            return Ok((found, pending, attempt, throttled));
         }
         tokio::time::sleep(policy.delay(attempt)).await;
     }

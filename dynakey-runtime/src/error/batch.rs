@@ -27,6 +27,10 @@ pub struct BatchWriteOutcome {
     pub failed: Vec<BatchFailure>,
     /// BatchWriteItem calls made.
     pub calls: u32,
+    /// Why DynamoDB throttled the calls whose retries ran out while
+    /// throttled (their requests are in `unprocessed`): the reasons of
+    /// each such chunk's last call.
+    pub throttled: Vec<super::Throttle>,
 }
 
 impl BatchWriteOutcome {

@@ -8,7 +8,11 @@ use aws_sdk_dynamodb::types::{CreateGlobalSecondaryIndexAction, GlobalSecondaryI
 use crate::db::Db;
 use crate::entity::{EntityMeta, IndexKind};
 use crate::error::Error;
-use crate::table::{attribute_definition, build_err, create_table, invalid, wait_active, Plan};
+use crate::table::verify::{Difference, Remedy, SyncReport};
+use crate::table::{
+    attribute_definition, build_err, create_table, create_table_with, invalid, wait_active, Plan,
+    TableOptions,
+};
 
 impl Db {
     /// Creates the table for `entities` when it is missing, or adds the
@@ -99,5 +103,87 @@ impl Db {
             added.push(*name);
         }
         Ok(added)
+    }
+
+    /// [`Db::sync_table`], then every setting of `options` DynamoDB
+    /// changes on a live table: billing mode and capacity (table and each
+    /// global index), table class, encryption, warm throughput, deletion
+    /// protection (UpdateTable), tags (TagResource, UntagResource), the
+    /// resource policy (PutResourcePolicy), and the stream, TTL and
+    /// point-in-time recovery `create_table_with` turns on. It reads the
+    /// table with [`Db::verify_table_with`] before and after: a change that
+    /// did not take (a backend that accepts and ignores it) is reported in
+    /// [`SyncReport::not_applied`], as is every difference only a new index
+    /// or a new table fixes, and each change DynamoDB refuses, with its
+    /// message. A missing table is created with the options.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE")]
+    /// # #[pk("USER#<user>")]
+    /// # struct Note { user: String }
+    /// use dynakey_runtime::table::{verify::Difference, TableOptions};
+    /// use dynakey_runtime::Entity;
+    /// let local = dynakey_runtime::local::memory().unwrap();
+    /// let db = local.db("notes");
+    /// db.create_table(&[Note::META]).await.unwrap();
+    /// let wanted = TableOptions::default().tag("team", "notes").deletion_protection();
+    /// let before = db.verify_table_with(&[Note::META], &wanted).await.unwrap();
+    /// assert_eq!(before.differences.len(), 2, "{before}"); // the tag, deletion protection
+    /// let done = db.sync_table_with(&[Note::META], &wanted).await.unwrap();
+    /// assert_eq!(done.applied.len(), 2);
+    /// assert!(db.verify_table_with(&[Note::META], &wanted).await.unwrap().matches());
+    /// # });
+    /// ```
+    pub async fn sync_table_with(
+        &self,
+        entities: &[&EntityMeta],
+        options: &TableOptions,
+    ) -> Result<SyncReport, Error> {
+        options.validate()?;
+        let mut out = SyncReport::default();
+        let before = self.verify_table_with(entities, options).await?;
+        if before.differences.contains(&Difference::MissingTable) {
+            create_table_with(self.client(), self.table_name(), entities, options).await?;
+            out.applied = before.differences;
+            return Ok(out);
+        }
+        out.indexes_added = self.sync_table(entities).await?;
+        let creatable = |d: &Difference| d.remedy() == Remedy::CreateTableWith;
+        if before.differences.iter().any(creatable) {
+            create_table_with(self.client(), self.table_name(), entities, options).await?;
+        }
+        let table = self
+            .client()
+            .describe_table()
+            .table_name(self.table_name())
+            .send()
+            .await
+            .map_err(|e| Error::from_sdk(e, 1))?
+            .table
+            .unwrap_or_else(|| aws_sdk_dynamodb::types::TableDescription::builder().build());
+        let (created, rest): (Vec<Difference>, Vec<Difference>) = before
+            .differences
+            .into_iter()
+            .filter(|d| !d.fixed_by_sync_table())
+            .partition(creatable);
+        out.applied.extend(created);
+        self.fix_settings(&table, options, rest, &mut out).await?;
+        // What still differs was not applied, whatever the call said.
+        let after = self.verify_table_with(entities, options).await?;
+        let (applied, stayed): (Vec<Difference>, Vec<Difference>) =
+            std::mem::take(&mut out.applied)
+                .into_iter()
+                .partition(|d| !after.differences.contains(d));
+        out.applied = applied;
+        out.not_applied.extend(stayed.into_iter().map(|d| {
+            (
+                d,
+                "the change was sent, but the table still differs (a backend that does not hold the setting)".to_owned(),
+            )
+        }));
+        Ok(out)
     }
 }

@@ -9,6 +9,7 @@ mod in_process;
 mod items;
 mod queries;
 mod rates;
+mod throttles;
 mod transactions;
 
 use dynakey_tests::notes::Note;

@@ -9,6 +9,7 @@ mod spy;
 mod stale;
 mod tracing_spans;
 mod verify;
+mod verify_settings;
 
 use dynakey::local;
 use dynakey_tests::notes::Note;

@@ -163,3 +163,46 @@ async fn the_guides_query_span_names_its_index_count_and_capacity() -> dynakey::
     }
     Ok(())
 }
+
+#[tokio::test]
+async fn a_throttled_request_records_its_reason_and_resource() {
+    use dynakey::fault::{resource_arn, FaultInjector, ThrottleFault};
+    use dynakey::ThrottleReason;
+    use dynakey_tests::fixture::faulty_with;
+    let f = fixture().await;
+    let table = resource_arn(f.db.table_name(), None);
+    let gsi = resource_arn(f.db.table_name(), Some("GSI1"));
+    let fault = ThrottleFault::new(
+        ThrottleReason::parse("TableWriteProvisionedThroughputExceeded"),
+        &table,
+    )
+    .and(
+        ThrottleReason::parse("IndexWriteProvisionedThroughputExceeded"),
+        &gsi,
+    );
+    let inj = FaultInjector::new(FaultConfig {
+        throttle_rate: 1.0,
+        ..FaultConfig::default()
+    })
+    .throttle_with(fault);
+    let db = faulty_with(&f, &inj, 1);
+    let (cap, _guard) = capture();
+    assert!(db.put(&note("eve", 1, Some("red"))).await.is_err());
+    let put = &cap.of("PutItem")[0];
+    assert_eq!(put.get("error.type"), Some("Throttled"));
+    assert_eq!(
+        put.get("dynakey.throttle.reason"),
+        Some("TableWriteProvisionedThroughputExceeded,IndexWriteProvisionedThroughputExceeded")
+    );
+    assert_eq!(
+        put.get("dynakey.throttle.resource"),
+        Some(format!("{table},{gsi}").as_str())
+    );
+    // A batch chunk whose retries ran out while throttled says why too.
+    let _ = db.batch_write().put(&note("eve", 2, None)).await;
+    let chunk = &cap.of("BatchWriteItem")[0];
+    assert_eq!(chunk.num("dynakey.unprocessed"), Some(1.0));
+    assert!(chunk
+        .get("dynakey.throttle.reason")
+        .is_some_and(|r| r.starts_with("TableWriteProvisionedThroughputExceeded")));
+}

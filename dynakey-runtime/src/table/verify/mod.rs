@@ -1,10 +1,14 @@
 //! `db.verify_table(..)`: a live table checked against what the code
-//! needs, from DescribeTable, DescribeTimeToLive and
-//! DescribeContinuousBackups. Run it in a deployment smoke test: it names
+//! needs, from DescribeTable, DescribeTimeToLive,
+//! DescribeContinuousBackups, ListTagsOfResource and GetResourcePolicy. Run it in a deployment smoke test: it names
 //! every difference and what fixes it (see [`Remedy`]).
 
+mod fetch;
+mod fix;
+mod live;
 mod report;
 
+pub use fix::SyncReport;
 pub use report::{Difference, KeyElement, LiveProjection, LiveTtl, Remedy, TableReport};
 
 use aws_sdk_dynamodb::error::ProvideErrorMetadata;
@@ -287,7 +291,9 @@ impl Db {
     /// keys, a projection narrower than what the code reads through it),
     /// TTL, the stream when `options.stream` says the code consumes
     /// changes, and the settings the options name (point-in-time recovery,
-    /// deletion protection, billing mode, table class). What the backend
+    /// deletion protection, billing mode, table class, encryption and its
+    /// key, tags, the resource policy, warm throughput, and the on-demand
+    /// maximums or provisioned units of the table and each global index). What the backend
     /// cannot answer (dynoxide has no DescribeContinuousBackups) is listed
     /// in [`TableReport::unchecked`], never guessed.
     ///
@@ -404,6 +410,8 @@ impl Db {
         report
             .differences
             .extend(settings_differences(&table, options));
+        self.verify_live_settings(&table, options, &mut report)
+            .await?;
         Ok(report)
     }
 }

@@ -5,6 +5,7 @@ use std::fmt;
 
 use crate::changes::StreamView;
 use crate::entity::{IndexKind, KeyAttrType};
+use crate::table::{Encryption, WarmThroughput};
 
 /// One element of a key schema: an attribute and `HASH` or `RANGE`.
 pub type KeyElement = (String, String);
@@ -14,12 +15,18 @@ pub type KeyElement = (String, String);
 /// ```
 /// use dynakey_runtime::table::verify::Remedy;
 /// assert!(Remedy::SyncTable.to_string().contains("sync_table"));
+/// assert!(Remedy::SyncTableWith.to_string().contains("sync_table_with"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Remedy {
     /// `db.sync_table(..)` fixes it (it creates a missing table and adds
     /// missing global indexes).
     SyncTable,
+    /// `db.sync_table_with(.., &options)` fixes it: a setting DynamoDB
+    /// changes on a live table (`UpdateTable`, `TagResource`,
+    /// `UntagResource`, `PutResourcePolicy`).
+    SyncTableWith,
     /// `create_table_with(..)` on the existing table fixes it (it turns on
     /// TTL, a missing stream and point-in-time recovery).
     CreateTableWith,
@@ -37,6 +44,7 @@ impl fmt::Display for Remedy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Remedy::SyncTable => "db.sync_table(..) fixes it",
+            Remedy::SyncTableWith => "db.sync_table_with(.., &options) fixes it",
             Remedy::CreateTableWith => "create_table_with(..) on the table fixes it",
             Remedy::UpdateTable => "change the table's settings (UpdateTable or the stack)",
             Remedy::RecreateIndex => "delete the index and create it again",
@@ -183,6 +191,58 @@ pub enum Difference {
         /// The table's.
         found: String,
     },
+    /// Encryption at rest is not the options' (`SSEDescription`); `found`
+    /// names the key by the ARN DynamoDB reports.
+    Encryption {
+        /// The options' encryption.
+        expected: Encryption,
+        /// The table's.
+        found: Encryption,
+    },
+    /// A tag of the options is missing or has another value, or the table
+    /// has a tag the options (which list tags) do not.
+    Tag {
+        /// The tag's key.
+        key: String,
+        /// The options' value (`None`: the options do not have the tag).
+        expected: Option<String>,
+        /// The table's value (`None`: the table does not have it).
+        found: Option<String>,
+    },
+    /// The resource policy is missing, or another document than the
+    /// options' (compared as JSON, not as text).
+    ResourcePolicy {
+        /// The table's policy, as `GetResourcePolicy` returns it.
+        found: Option<String>,
+    },
+    /// The table's warm throughput is below the options'.
+    WarmThroughput {
+        /// The options'.
+        expected: WarmThroughput,
+        /// The table's (`None`: the table reports none).
+        found: Option<WarmThroughput>,
+    },
+    /// The on-demand maximum of the table (`index: None`) or of a global
+    /// index is not the options': `(read, write)` request units, `None`
+    /// for no maximum.
+    OnDemandThroughput {
+        /// The global index, or `None` for the table.
+        index: Option<String>,
+        /// The options' `(max_read, max_write)`.
+        expected: (Option<u64>, Option<u64>),
+        /// The table's or index's.
+        found: (Option<u64>, Option<u64>),
+    },
+    /// The provisioned capacity of the table (`index: None`) or of a global
+    /// index is not the options': `(read, write)` capacity units.
+    ProvisionedThroughput {
+        /// The global index, or `None` for the table.
+        index: Option<String>,
+        /// The options' `(read, write)`.
+        expected: (u64, u64),
+        /// The table's or index's.
+        found: (u64, u64),
+    },
 }
 
 fn keys(k: &[KeyElement]) -> String {
@@ -228,11 +288,16 @@ impl Difference {
             } => Remedy::CreateTableWith,
             D::Stream { found: None, .. } => Remedy::CreateTableWith,
             D::PointInTimeRecovery { .. } => Remedy::CreateTableWith,
-            D::Ttl { .. }
-            | D::Stream { .. }
-            | D::DeletionProtection
+            D::Ttl { .. } | D::Stream { .. } => Remedy::UpdateTable,
+            D::DeletionProtection
             | D::BillingMode { .. }
-            | D::TableClass { .. } => Remedy::UpdateTable,
+            | D::TableClass { .. }
+            | D::Encryption { .. }
+            | D::Tag { .. }
+            | D::ResourcePolicy { .. }
+            | D::WarmThroughput { .. }
+            | D::OnDemandThroughput { .. }
+            | D::ProvisionedThroughput { .. } => Remedy::SyncTableWith,
         }
     }
 
@@ -249,7 +314,8 @@ impl Difference {
 
     /// Whether the code misbehaves with it (every difference but an extra
     /// index, which only costs writes, and the production settings, which
-    /// change no read or write).
+    /// change no read or write; throughput settings change how much the
+    /// table serves before it throttles, not what it answers).
     ///
     /// ```
     /// use dynakey_runtime::table::verify::Difference;
@@ -258,14 +324,13 @@ impl Difference {
     /// assert!(!Difference::DeletionProtection.breaks_code());
     /// ```
     pub fn breaks_code(&self) -> bool {
-        !matches!(
-            self,
-            Difference::ExtraIndex { .. }
-                | Difference::PointInTimeRecovery { .. }
-                | Difference::DeletionProtection
-                | Difference::BillingMode { .. }
-                | Difference::TableClass { .. }
-        )
+        // The settings `sync_table_with` changes live change no read or
+        // write either.
+        self.remedy() != Remedy::SyncTableWith
+            && !matches!(
+                self,
+                Difference::ExtraIndex { .. } | Difference::PointInTimeRecovery { .. }
+            )
     }
 }
 
@@ -353,6 +418,7 @@ impl fmt::Display for Difference {
             D::TableClass { expected, found } => {
                 write!(f, "table class is {found}, the options say {expected}")
             }
+            other => super::live::describe(other, f),
         }?;
         write!(f, ": {}", self.remedy())
     }
