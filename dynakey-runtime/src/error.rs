@@ -29,6 +29,7 @@ mod copy;
 mod key;
 mod reach;
 mod refs;
+mod refused;
 
 use std::fmt;
 
@@ -41,6 +42,7 @@ pub use key::{
 };
 pub use reach::naming_endpoint;
 pub use refs::{CancelReason, ItemRef};
+pub use refused::RefusedReason;
 
 use crate::codec::{DecodeError, Item};
 use crate::shown::{shown, shown_plain};
@@ -52,7 +54,10 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 ///
 /// ```
 /// fn parse(n: &str) -> dynakey_runtime::Result<u32> {
-///     n.parse().map_err(|_| dynakey_runtime::Error::Refused { message: format!("not a number: {n}") })
+///     n.parse().map_err(|_| dynakey_runtime::Error::Refused {
+///         reason: dynakey_runtime::RefusedReason::NumberOutOfRange,
+///         message: format!("not a number: {n}"),
+///     })
 /// }
 /// assert_eq!(parse("7").unwrap(), 7);
 /// let other: dynakey_runtime::Result<u8, String> = Err("any error type".into());
@@ -104,6 +109,8 @@ pub enum Error {
     /// dynakey refused the request before sending it: what it holds could
     /// not be sent, or DynamoDB would refuse it.
     Refused {
+        /// Why, to match on.
+        reason: RefusedReason,
         /// What is wrong, and where.
         message: String,
     },
@@ -215,7 +222,7 @@ impl fmt::Display for Error {
             Self::Validation { message, .. } => {
                 write!(f, "DynamoDB refused the request as invalid: {message}")
             }
-            Self::Refused { message } => write!(f, "refused before sending: {message}"),
+            Self::Refused { message, .. } => write!(f, "refused before sending: {message}"),
             Self::Throttled { attempts, .. } => write!(f, "throttled after {attempts} attempt(s)"),
             Self::ItemTooLarge { size, key } => {
                 write!(
@@ -379,8 +386,9 @@ impl Error {
     }
 
     /// A refusal before sending.
-    pub(crate) fn refused(message: impl Into<String>) -> Self {
+    pub(crate) fn refused(reason: RefusedReason, message: impl Into<String>) -> Self {
         Self::Refused {
+            reason,
             message: message.into(),
         }
     }
@@ -437,7 +445,7 @@ pub(crate) fn is_throttling_code(code: &str) -> bool {
 
 impl From<crate::cursor_key::ShortCursorKey> for Error {
     fn from(e: crate::cursor_key::ShortCursorKey) -> Self {
-        Error::refused(e.to_string())
+        Error::refused(RefusedReason::InvalidSetting, e.to_string())
     }
 }
 

@@ -14,7 +14,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
 use crate::codec::Item;
 use crate::entity::EntityMeta;
-use crate::error::{Error, ItemRef};
+use crate::error::{Error, ItemRef, RefusedReason};
 use crate::explain::WriteCost;
 use crate::expr::{Condition, Placeholders, Update};
 
@@ -64,7 +64,7 @@ impl Write {
     /// Refuses what a transaction cannot do: return an item.
     pub fn for_transaction(self) -> Result<Self, Error> {
         if self.opts.ret.is_some() {
-            return Err(Error::refused(format!(
+            return Err(Error::refused(RefusedReason::Unsupported, format!(
                 "a transaction returns no items, so return_old/return_new cannot be asked of its action on {}",
                 self.target
             )));
@@ -90,7 +90,10 @@ impl WriteCost {
 /// The error of an SDK input that does not build (a required field
 /// missing: a bug of the runtime, reported rather than a panic).
 pub(crate) fn build_err(e: aws_sdk_dynamodb::error::BuildError) -> Error {
-    Error::refused(format!("the request could not be built: {e}"))
+    Error::refused(
+        RefusedReason::Unbuildable,
+        format!("the request could not be built: {e}"),
+    )
 }
 
 /// Rendered expressions of one request: every name and value of the
