@@ -68,8 +68,11 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// The one error type of every dynakey operation.
 ///
 /// ```
-/// use dynakey_runtime::Error;
-/// let err = Error::Refused { message: "a transaction takes 1 to 100 actions, not 0".into() };
+/// use dynakey_runtime::{Error, RefusedReason};
+/// let err = Error::Refused {
+///     reason: RefusedReason::ActionCount,
+///     message: "a transaction takes 1 to 100 actions, not 0".into(),
+/// };
 /// assert_eq!(err.to_string(), "refused before sending: a transaction takes 1 to 100 actions, not 0");
 /// assert!(std::error::Error::source(&err).is_none());
 /// ```
@@ -405,7 +408,8 @@ impl Error {
     /// Whether retrying later may succeed (throttling).
     ///
     /// ```
-    /// let err = dynakey_runtime::Error::Refused { message: "no".into() };
+    /// use dynakey_runtime::{Error, RefusedReason};
+    /// let err = Error::Refused { reason: RefusedReason::Other, message: "no".into() };
     /// assert!(!err.is_throttled());
     /// ```
     pub fn is_throttled(&self) -> bool {

@@ -117,17 +117,23 @@ impl<'a> To<'a> {
 
     /// A request about table `table` through `client` (table admin).
     pub(crate) fn table(client: &'a Client, table: &'a str) -> Self {
+        Self::asking_nothing(client, table, client.config().retry_config())
+    }
+}
+
+impl<'a, C> To<'a, C> {
+    /// A request through `client` (whose retry settings are `retry`) that
+    /// asks for no capacity.
+    fn asking_nothing(client: &'a C, table: &'a str, retry: Option<&RetryConfig>) -> Self {
         Self {
             client,
             table,
             capacity: None,
             entity: None,
-            attempts: attempts(client.config().retry_config()),
+            attempts: attempts(retry),
         }
     }
-}
 
-impl<C> To<'_, C> {
     /// The same, for an item of the entity whose Rust type is `entity`.
     pub(crate) fn entity(self, entity: &'static str) -> Self {
         Self {

@@ -234,36 +234,13 @@ impl Recorder {
 #[derive(Debug)]
 struct Spy(Recorder);
 
-/// The readable form of a type-erased input, when it is a data operation.
-fn explain(input: &Input) -> Option<Explain> {
+/// The readable form of a type-erased input and the capacity it asks for,
+/// when it is a data operation.
+fn explain(input: &Input) -> Option<(Explain, Option<ReturnConsumedCapacity>)> {
     macro_rules! try_as {
         ($($t:ty),*) => {$(
             if let Some(i) = input.downcast_ref::<$t>() {
-                return Some(Explain::from(i));
-            }
-        )*};
-    }
-    try_as!(
-        pi::PutItemInput,
-        gi::GetItemInput,
-        ui::UpdateItemInput,
-        di::DeleteItemInput,
-        q::QueryInput,
-        sc::ScanInput,
-        bw::BatchWriteItemInput,
-        bg::BatchGetItemInput,
-        tw::TransactWriteItemsInput,
-        tg::TransactGetItemsInput
-    );
-    None
-}
-
-/// The `ReturnConsumedCapacity` a type-erased input asks for.
-fn asked(input: &Input) -> Option<ReturnConsumedCapacity> {
-    macro_rules! try_as {
-        ($($t:ty),*) => {$(
-            if let Some(i) = input.downcast_ref::<$t>() {
-                return i.return_consumed_capacity().cloned();
+                return Some((Explain::from(i), i.return_consumed_capacity().cloned()));
             }
         )*};
     }
@@ -332,12 +309,13 @@ impl Intercept for Spy {
             .load::<Metadata>()
             .map_or("Unknown", Metadata::name)
             .to_owned();
-        let explain = explain(ctx.input()).unwrap_or_else(|| Explain::new(&op, ""));
+        let (explain, capacity) =
+            explain(ctx.input()).unwrap_or_else(|| (Explain::new(&op, ""), None));
         let mut log = self.0.lock();
         log.records.push(Recorded {
             operation: op,
             explain,
-            capacity: asked(ctx.input()),
+            capacity,
             consumed: Vec::new(),
             succeeded: None,
         });

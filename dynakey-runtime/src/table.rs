@@ -11,11 +11,11 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::operation::create_table::{CreateTableError, CreateTableInput};
 use aws_sdk_dynamodb::operation::delete_table::{DeleteTableError, DeleteTableInput};
-use aws_sdk_dynamodb::operation::describe_table::DescribeTableInput;
+use aws_sdk_dynamodb::operation::describe_table::{DescribeTableError, DescribeTableInput};
 use aws_sdk_dynamodb::operation::update_time_to_live::UpdateTimeToLiveInput;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, GlobalSecondaryIndex, KeySchemaElement, KeyType, LocalSecondaryIndex,
-    Projection, ProjectionType, TableStatus, TimeToLiveSpecification,
+    Projection, ProjectionType, TableDescription, TableStatus, TimeToLiveSpecification,
 };
 use aws_sdk_dynamodb::Client;
 
@@ -327,6 +327,25 @@ async fn create(
         let _ = send(&To::table(client, name), req).await;
     }
     Ok(())
+}
+
+/// The description of table `name`; `None` when there is no such table.
+pub(crate) async fn describe(
+    client: &Client,
+    name: &str,
+) -> Result<Option<TableDescription>, Error> {
+    let req = DescribeTableInput::builder().table_name(name);
+    let to = To::table(client, name);
+    let out = send_or_none(
+        &to,
+        req,
+        DescribeTableError::is_resource_not_found_exception,
+    )
+    .await?;
+    Ok(out.map(|o| {
+        o.table
+            .unwrap_or_else(|| TableDescription::builder().build())
+    }))
 }
 
 pub(crate) async fn wait_active(client: &Client, name: &str) -> Result<(), Error> {

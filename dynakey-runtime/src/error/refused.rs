@@ -67,4 +67,7 @@ pub enum RefusedReason {
     /// An SDK input missing a field it requires: a bug of dynakey (please
     /// report it).
     Unbuildable,
+    /// A refusal of code outside dynakey, which reports its own refusals
+    /// through [`Error`](super::Error); dynakey never uses it.
+    Other,
 }

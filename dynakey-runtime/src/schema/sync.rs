@@ -3,15 +3,16 @@
 //! requires, each waited for until ACTIVE. The items already stored get
 //! their keys in a new index from a backfill migration.
 
-use aws_sdk_dynamodb::operation::describe_table::{DescribeTableError, DescribeTableInput};
 use aws_sdk_dynamodb::operation::update_table::UpdateTableInput;
 use aws_sdk_dynamodb::types::{CreateGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate};
 
 use crate::db::Db;
 use crate::entity::{EntityMeta, IndexKind};
 use crate::error::Error;
-use crate::send::{send, send_or_none, To};
-use crate::table::{attribute_definition, build_err, create_table, invalid, wait_active, Plan};
+use crate::send::{send, To};
+use crate::table::{
+    attribute_definition, build_err, create_table, describe, invalid, wait_active, Plan,
+};
 
 impl Db {
     /// Creates the table for `entities` when it is missing, or adds the
@@ -41,21 +42,11 @@ impl Db {
     /// ```
     pub async fn sync_table(&self, entities: &[&EntityMeta]) -> Result<Vec<&'static str>, Error> {
         let plan = Plan::from_metas(entities)?;
-        let to = To::table(self.client(), self.table_name());
-        let req = DescribeTableInput::builder().table_name(self.table_name());
-        let described = send_or_none(
-            &to,
-            req,
-            DescribeTableError::is_resource_not_found_exception,
-        )
-        .await?;
-        let Some(described) = described else {
+        let Some(table) = describe(self.client(), self.table_name()).await? else {
             create_table(self.client(), self.table_name(), entities).await?;
             return Ok(Vec::new());
         };
-        let table = described
-            .table
-            .unwrap_or_else(|| aws_sdk_dynamodb::types::TableDescription::builder().build());
+        let to = To::table(self.client(), self.table_name());
         let has = |name: &str| {
             table
                 .global_secondary_indexes()

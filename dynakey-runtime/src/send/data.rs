@@ -35,8 +35,29 @@ use aws_sdk_dynamodb::Client;
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 
 use super::{Operation, Sent};
+use crate::codec::Item;
 use crate::error::Error;
-use crate::write::write_error;
+use crate::write::non_empty;
+
+/// The error of a put, update or delete: a failed condition (`failed`:
+/// the old item, when it came back), else what [`Error::from_sdk`] makes
+/// of it.
+fn condition_failed<E>(
+    failed: Option<Option<Item>>,
+    e: SdkError<E, HttpResponse>,
+    attempts: u32,
+) -> Error
+where
+    E: aws_sdk_dynamodb::error::ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+{
+    match failed {
+        Some(item) => Error::ConditionFailed {
+            item,
+            source: Box::new(e),
+        },
+        None => Error::from_sdk(e, attempts),
+    }
+}
 
 /// The capacity of an output that reports one figure.
 fn one(c: Option<&ConsumedCapacity>) -> &[ConsumedCapacity] {
@@ -58,7 +79,11 @@ impl Operation for PutItemInputBuilder {
         one(out.consumed_capacity())
     }
     fn error(e: SdkError<PutItemError, HttpResponse>, attempts: u32) -> Error {
-        write_error(e, attempts)
+        let failed = match e.as_service_error() {
+            Some(PutItemError::ConditionalCheckFailedException(c)) => Some(c.item()),
+            _ => None,
+        };
+        condition_failed(failed.map(|item| non_empty(item).cloned()), e, attempts)
     }
 }
 
@@ -77,7 +102,11 @@ impl Operation for UpdateItemInputBuilder {
         one(out.consumed_capacity())
     }
     fn error(e: SdkError<UpdateItemError, HttpResponse>, attempts: u32) -> Error {
-        write_error(e, attempts)
+        let failed = match e.as_service_error() {
+            Some(UpdateItemError::ConditionalCheckFailedException(c)) => Some(c.item()),
+            _ => None,
+        };
+        condition_failed(failed.map(|item| non_empty(item).cloned()), e, attempts)
     }
 }
 
@@ -96,7 +125,11 @@ impl Operation for DeleteItemInputBuilder {
         one(out.consumed_capacity())
     }
     fn error(e: SdkError<DeleteItemError, HttpResponse>, attempts: u32) -> Error {
-        write_error(e, attempts)
+        let failed = match e.as_service_error() {
+            Some(DeleteItemError::ConditionalCheckFailedException(c)) => Some(c.item()),
+            _ => None,
+        };
+        condition_failed(failed.map(|item| non_empty(item).cloned()), e, attempts)
     }
 }
 

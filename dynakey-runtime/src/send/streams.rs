@@ -15,18 +15,12 @@ use aws_sdk_dynamodbstreams::operation::get_shard_iterator::{
 };
 use aws_sdk_dynamodbstreams::Client as StreamsClient;
 
-use super::{attempts, Operation, Sent, To};
+use super::{Operation, Sent, To};
 
 impl<'a> To<'a, StreamsClient> {
     /// A request of the stream of table `table` through `client`.
     pub(crate) fn stream(client: &'a StreamsClient, table: &'a str) -> Self {
-        Self {
-            client,
-            table,
-            capacity: None,
-            entity: None,
-            attempts: attempts(client.config().retry_config()),
-        }
+        Self::asking_nothing(client, table, client.config().retry_config())
     }
 }
 

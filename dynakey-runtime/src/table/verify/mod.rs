@@ -9,7 +9,6 @@ pub use report::{Difference, KeyElement, LiveProjection, LiveTtl, Remedy, TableR
 
 use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 use aws_sdk_dynamodb::operation::describe_continuous_backups::DescribeContinuousBackupsInput;
-use aws_sdk_dynamodb::operation::describe_table::{DescribeTableError, DescribeTableInput};
 use aws_sdk_dynamodb::operation::describe_time_to_live::DescribeTimeToLiveInput;
 use aws_sdk_dynamodb::types::{
     KeySchemaElement, PointInTimeRecoveryStatus, Projection, ProjectionType, TableDescription,
@@ -325,21 +324,11 @@ impl Db {
             differences: Vec::new(),
             unchecked: Vec::new(),
         };
-        let to = To::table(self.client(), name);
-        let req = DescribeTableInput::builder().table_name(name);
-        let described = send_or_none(
-            &to,
-            req,
-            DescribeTableError::is_resource_not_found_exception,
-        )
-        .await?;
-        let Some(described) = described else {
+        let Some(table) = super::describe(self.client(), name).await? else {
             report.differences.push(Difference::MissingTable);
             return Ok(report);
         };
-        let table = described
-            .table
-            .unwrap_or_else(|| TableDescription::builder().build());
+        let to = To::table(self.client(), name);
         report.differences = table_differences(&table, &plan, options);
         if let Some(ttl) = plan.ttl {
             let req = DescribeTimeToLiveInput::builder().table_name(name);
