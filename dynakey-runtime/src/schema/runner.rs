@@ -471,7 +471,7 @@ async fn move_item(db: &Db, attr: &str, old: Item, new: Item) -> Result<Moved, E
     let req = TransactWriteItemsInput::builder()
         .transact_items(TransactWriteItem::builder().delete(del).build())
         .transact_items(TransactWriteItem::builder().put(put).build());
-    send_then(&To::db(db), req, |sent, attempts| moved(sent, attempts)).await
+    send_then(&To::db(db), req, moved).await
 }
 
 /// What a migration's move did, from its transaction's answer.
