@@ -19,6 +19,7 @@ use crate::explain::{Explain, WriteCost};
 use crate::key::Key;
 use crate::obs::Span;
 use crate::ops::into_future;
+use crate::send::{self, To};
 use crate::write::build_err;
 
 pub use crate::error::batch::{BatchFailure, BatchWriteOutcome};
@@ -305,15 +306,14 @@ struct Chunk {
 
 /// The input of one chunk.
 fn write_input(db: &Db, requests: Vec<WriteRequest>) -> BatchWriteItemInputBuilder {
-    BatchWriteItemInput::builder()
-        .request_items(&*db.table, requests)
-        .return_consumed_capacity(db.capacity.clone())
+    BatchWriteItemInput::builder().request_items(&*db.table, requests)
 }
 
+/// One chunk in one span, its retries included.
 async fn write_chunk(db: &Db, pending: Vec<WriteRequest>) -> Chunk {
-    let span = Span::new("BatchWriteItem", &db.table, None, None);
-    span.actions(pending.len());
-    let chunk = span.run(write_chunk_calls(db, pending, &span)).await;
+    let to = To::db(db);
+    let span = send::open(&to, &write_input(db, pending.clone()));
+    let chunk = span.run(write_chunk_calls(db, &to, pending, &span)).await;
     span.calls(chunk.calls);
     span.unprocessed(chunk.unprocessed.len());
     span.throttles(&chunk.throttled);
@@ -323,20 +323,22 @@ async fn write_chunk(db: &Db, pending: Vec<WriteRequest>) -> Chunk {
     chunk
 }
 
-async fn write_chunk_calls(db: &Db, mut pending: Vec<WriteRequest>, span: &Span) -> Chunk {
+async fn write_chunk_calls(
+    db: &Db,
+    to: &To<'_>,
+    mut pending: Vec<WriteRequest>,
+    span: &Span,
+) -> Chunk {
     let policy = db.retry;
     let mut attempt = 0;
     let mut written = 0;
-    let mut consumed = Vec::new();
     let mut throttled;
     loop {
         attempt += 1;
-        let res = write_input(db, pending.clone()).send_with(&db.client).await;
+        let res = send::call(span, to, write_input(db, pending.clone())).await;
         throttled = Vec::new();
         match res {
             Ok(out) => {
-                consumed.extend(out.consumed_capacity().iter().cloned());
-                span.capacity(&consumed);
                 let left = out
                     .unprocessed_items()
                     .and_then(|m| m.get(&*db.table))
@@ -350,7 +352,6 @@ async fn write_chunk_calls(db: &Db, mut pending: Vec<WriteRequest>, span: &Span)
             }
             Err(e) if retryable(&e) => throttled = throttles_of_retry(e),
             Err(e) => {
-                span.capacity(&consumed);
                 return Chunk {
                     written,
                     unprocessed: Vec::new(),

@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::codec::{nests_too_deep, Item, MAX_NESTING};
 use crate::entity::{Entity, EntityMeta, KeyAttrType};
-use crate::error::{Error, ItemRef, KeyFormatReason, KeyRole};
+use crate::error::{Error, ItemRef, KeyFormatReason, KeyRole, RefusedReason};
 use crate::expr::{Condition, Update};
 use crate::key::{check_key_size, native_error, Key, KeyPartError};
 use crate::shown::shown;
@@ -66,16 +66,22 @@ pub(crate) fn bump_version(item: &Item, attr: &str) -> Result<(u128, AttributeVa
     let version = match item.get(attr) {
         None => 0,
         Some(AttributeValue::N(n)) => n.parse::<u128>().map_err(|_| {
-            Error::refused(format!(
-                "version attribute `{attr}` holds {}, not a non-negative integer",
-                shown(n)
-            ))
+            Error::refused(
+                RefusedReason::Unreadable,
+                format!(
+                    "version attribute `{attr}` holds {}, not a non-negative integer",
+                    shown(n)
+                ),
+            )
         })?,
         Some(other) => {
-            return Err(Error::refused(format!(
-                "version attribute `{attr}` holds {}, not a number",
-                crate::codec::describe_value(other)
-            )))
+            return Err(Error::refused(
+                RefusedReason::Unreadable,
+                format!(
+                    "version attribute `{attr}` holds {}, not a number",
+                    crate::codec::describe_value(other)
+                ),
+            ))
         }
     };
     Ok((version, AttributeValue::N((version + 1).to_string())))
@@ -91,11 +97,10 @@ pub(crate) fn check_item(meta: &EntityMeta, item: &Item) -> Result<(), Error> {
     for (name, v) in item {
         if let Some(p) = value_problem(v, 0) {
             // The item reference starts with the discriminator.
-            return Err(Error::refused(format!(
-                "{}: {}",
-                key_text(meta, item),
-                p.describe(name)
-            )));
+            return Err(Error::refused(
+                p.reason(),
+                format!("{}: {}", key_text(meta, item), p.describe(name)),
+            ));
         }
     }
     let size = item_size(item);
@@ -174,11 +179,14 @@ fn native_keys<'a>(
 pub(crate) fn check_update(meta: &EntityMeta, update: &Update) -> Result<(), Error> {
     for (path, v) in update.values() {
         if let Some(p) = value_problem(v, path.depth() - 1) {
-            return Err(Error::refused(format!(
-                "{}: the update of {}",
-                meta.discriminator,
-                p.describe(&path.to_string())
-            )));
+            return Err(Error::refused(
+                p.reason(),
+                format!(
+                    "{}: the update of {}",
+                    meta.discriminator,
+                    p.describe(&path.to_string())
+                ),
+            ));
         }
         let key = path
             .top()
@@ -210,6 +218,14 @@ enum ProblemKind {
 }
 
 impl Problem {
+    /// The refusal's reason.
+    fn reason(&self) -> RefusedReason {
+        match self.what {
+            ProblemKind::Number(..) => RefusedReason::NumberOutOfRange,
+            ProblemKind::TooDeep => RefusedReason::NestingTooDeep,
+        }
+    }
+
     fn describe(&self, attr: &str) -> String {
         let below = &self.below;
         match &self.what {

@@ -168,12 +168,4 @@ impl Db {
     pub fn retry_policy(&self) -> RetryPolicy {
         self.retry
     }
-
-    /// How many attempts the SDK makes per request (for [`Error::Throttled`]).
-    pub(crate) fn sdk_attempts(&self) -> u32 {
-        self.client
-            .config()
-            .retry_config()
-            .map_or(3, |r| r.max_attempts())
-    }
 }

@@ -29,6 +29,7 @@ mod copy;
 mod key;
 mod reach;
 mod refs;
+mod refused;
 mod throttle;
 
 use std::fmt;
@@ -42,6 +43,7 @@ pub use key::{
 };
 pub use reach::naming_endpoint;
 pub use refs::{CancelReason, ItemRef};
+pub use refused::RefusedReason;
 pub use throttle::{
     Throttle, ThrottleLimit, ThrottleReason, ThrottledAccess, ThrottledOn, ThrottledResource,
 };
@@ -56,7 +58,10 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 ///
 /// ```
 /// fn parse(n: &str) -> dynakey_runtime::Result<u32> {
-///     n.parse().map_err(|_| dynakey_runtime::Error::Refused { message: format!("not a number: {n}") })
+///     n.parse().map_err(|_| dynakey_runtime::Error::Refused {
+///         reason: dynakey_runtime::RefusedReason::NumberOutOfRange,
+///         message: format!("not a number: {n}"),
+///     })
 /// }
 /// assert_eq!(parse("7").unwrap(), 7);
 /// let other: dynakey_runtime::Result<u8, String> = Err("any error type".into());
@@ -67,8 +72,11 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// The one error type of every dynakey operation.
 ///
 /// ```
-/// use dynakey_runtime::Error;
-/// let err = Error::Refused { message: "a transaction takes 1 to 100 actions, not 0".into() };
+/// use dynakey_runtime::{Error, RefusedReason};
+/// let err = Error::Refused {
+///     reason: RefusedReason::ActionCount,
+///     message: "a transaction takes 1 to 100 actions, not 0".into(),
+/// };
 /// assert_eq!(err.to_string(), "refused before sending: a transaction takes 1 to 100 actions, not 0");
 /// assert!(std::error::Error::source(&err).is_none());
 /// ```
@@ -108,6 +116,8 @@ pub enum Error {
     /// dynakey refused the request before sending it: what it holds could
     /// not be sent, or DynamoDB would refuse it.
     Refused {
+        /// Why, to match on.
+        reason: RefusedReason,
         /// What is wrong, and where.
         message: String,
     },
@@ -226,7 +236,7 @@ impl fmt::Display for Error {
             Self::Validation { message, .. } => {
                 write!(f, "DynamoDB refused the request as invalid: {message}")
             }
-            Self::Refused { message } => write!(f, "refused before sending: {message}"),
+            Self::Refused { message, .. } => write!(f, "refused before sending: {message}"),
             Self::Throttled {
                 attempts, reasons, ..
             } => {
@@ -402,8 +412,9 @@ impl Error {
     }
 
     /// A refusal before sending.
-    pub(crate) fn refused(message: impl Into<String>) -> Self {
+    pub(crate) fn refused(reason: RefusedReason, message: impl Into<String>) -> Self {
         Self::Refused {
+            reason,
             message: message.into(),
         }
     }
@@ -420,7 +431,8 @@ impl Error {
     /// Whether retrying later may succeed (throttling).
     ///
     /// ```
-    /// let err = dynakey_runtime::Error::Refused { message: "no".into() };
+    /// use dynakey_runtime::{Error, RefusedReason};
+    /// let err = Error::Refused { reason: RefusedReason::Other, message: "no".into() };
     /// assert!(!err.is_throttled());
     /// ```
     pub fn is_throttled(&self) -> bool {
@@ -495,7 +507,7 @@ pub(crate) fn is_throttling_code(code: &str) -> bool {
 
 impl From<crate::cursor_key::ShortCursorKey> for Error {
     fn from(e: crate::cursor_key::ShortCursorKey) -> Self {
-        Error::refused(e.to_string())
+        Error::refused(RefusedReason::InvalidSetting, e.to_string())
     }
 }
 

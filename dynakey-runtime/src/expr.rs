@@ -187,7 +187,7 @@ pub(crate) fn val<T: IntoValue>(v: T) -> Operand {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::Error;
+    use crate::error::{Error, RefusedReason};
 
     #[test]
     fn raw_placeholders_are_renamed() {
@@ -211,7 +211,16 @@ mod tests {
             .name("a", "x")
             .render(&mut cx)
             .unwrap_err();
-        assert!(matches!(err, Error::Refused { .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                Error::Refused {
+                    reason: RefusedReason::InvalidExpression,
+                    ..
+                }
+            ),
+            "{err}"
+        );
     }
 
     #[test]

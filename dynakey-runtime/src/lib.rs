@@ -79,6 +79,7 @@ pub mod query;
 mod retry;
 pub mod rules;
 pub mod schema;
+mod send;
 mod shown;
 mod size;
 #[cfg(feature = "testing")]
@@ -106,8 +107,9 @@ pub use entity::{
     KeyAttrType, KeyMeta, NativeAttr, NativeKey,
 };
 pub use error::{
-    CancelReason, EncodeError, Error, ItemRef, KeyFormatError, KeyFormatReason, KeyRole, Result,
-    Throttle, ThrottleLimit, ThrottleReason, ThrottledAccess, ThrottledOn, ThrottledResource,
+    CancelReason, EncodeError, Error, ItemRef, KeyFormatError, KeyFormatReason, KeyRole,
+    RefusedReason, Result, Throttle, ThrottleLimit, ThrottleReason, ThrottledAccess, ThrottledOn,
+    ThrottledResource,
 };
 pub use explain::{Explain, WriteCost};
 pub use expr::{CmpOp, Condition, RawExpr, Update};

@@ -3,6 +3,14 @@
 //! DynamoDB attributes. A span is created only when a subscriber listens
 //! at `INFO` for the target `dynakey`; otherwise it costs a callsite check.
 //!
+//! Every request means every one: single-item operations, queries, scans,
+//! batches (one span per chunk, its retries included), transactions, the
+//! reads and writes of `#[dynamo(unique)]` guards, moves, the schema
+//! runner's and the change feed's requests, and the table admin operations
+//! (`CreateTable`, `DescribeTable`, `UpdateTable`, `UpdateTimeToLive`, …).
+//! They all go through one send path inside the runtime, so none can skip
+//! its span.
+//!
 //! | field | what |
 //! |---|---|
 //! | `db.system`, `db.system.name` | `"dynamodb"` |
@@ -24,8 +32,11 @@
 //! [`Error::Throttled`], or when a batch chunk's
 //! retries ran out while throttled (its requests handed back unprocessed).
 //!
-//! Every request asks for `ReturnConsumedCapacity = TOTAL` (free on
-//! DynamoDB), or what [`Db::with_capacity`](crate::Db::with_capacity) says.
+//! Every request that reads or writes items asks for
+//! `ReturnConsumedCapacity = TOTAL` (free on DynamoDB), or what
+//! [`Db::with_capacity`](crate::Db::with_capacity) says. Table admin
+//! operations and the Streams API report no consumed capacity, so they ask
+//! for none: their spans have no `aws.dynamodb.consumed_capacity`.
 //!
 //! ```
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -46,16 +57,21 @@
 //! ```
 
 use std::future::Future;
+#[cfg(feature = "tracing")]
+use std::sync::{Mutex, PoisonError};
 
 use aws_sdk_dynamodb::types::ConsumedCapacity;
 
 use crate::error::{Error, Throttle};
 
 /// The span of one request (a no-op without the `tracing` feature).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct Span {
     #[cfg(feature = "tracing")]
     span: tracing::Span,
+    /// The capacity units the span's calls reported so far.
+    #[cfg(feature = "tracing")]
+    units: Mutex<f64>,
 }
 
 #[cfg(feature = "tracing")]
@@ -96,7 +112,10 @@ impl Span {
             span.record("aws.dynamodb.table_names", table);
             span.record("db.collection.name", table);
         }
-        Self { span }
+        Self {
+            span,
+            units: Mutex::new(0.0),
+        }
     }
 
     /// Runs `f` inside the span.
@@ -107,6 +126,20 @@ impl Span {
 
     fn record(&self, field: &'static str, v: impl tracing::Value) {
         self.span.record(field, v);
+    }
+
+    /// Adds the capacity of one call to the span's sum.
+    pub(crate) fn capacity(&self, c: &[ConsumedCapacity]) {
+        if c.is_empty() || self.span.is_disabled() {
+            return;
+        }
+        let call: f64 = c
+            .iter()
+            .map(|c| c.capacity_units().unwrap_or_default())
+            .sum();
+        let mut units = self.units.lock().unwrap_or_else(PoisonError::into_inner);
+        *units += call;
+        self.record("aws.dynamodb.consumed_capacity", *units);
     }
 }
 
@@ -121,6 +154,8 @@ impl Span {
     }
 
     fn record(&self, _: &'static str, _: impl Sized) {}
+
+    pub(crate) fn capacity(&self, _: &[ConsumedCapacity]) {}
 }
 
 impl Span {
@@ -128,19 +163,6 @@ impl Span {
     pub(crate) fn counts(&self, count: i32, scanned: i32) {
         self.record("aws.dynamodb.count", i64::from(count));
         self.record("aws.dynamodb.scanned_count", i64::from(scanned));
-    }
-
-    /// Capacity units consumed (the sum of what the calls reported).
-    pub(crate) fn capacity<'a>(&self, c: impl IntoIterator<Item = &'a ConsumedCapacity>) {
-        let mut any = false;
-        let mut units = 0.0;
-        for c in c {
-            any = true;
-            units += c.capacity_units().unwrap_or_default();
-        }
-        if any {
-            self.record("aws.dynamodb.consumed_capacity", units);
-        }
     }
 
     /// Calls made (retries are the calls after the first).

@@ -23,10 +23,7 @@ use std::task::{Context, Poll};
 use crate::codec::Item;
 use crate::entity::Entity;
 use crate::error::Error;
-
-use crate::write::{
-    build_err, decode_opt, non_empty, render, write_error, Action, Write, WriteOpts,
-};
+use crate::write::decode_opt;
 pub use delete::Delete;
 pub use get::{Get, GetProjected};
 pub use patch::{PatchFuture, PatchItem};
@@ -103,20 +100,6 @@ impl<E: Entity> fmt::Debug for Decoding<E> {
     }
 }
 
-/// `impl IntoFuture` for a builder whose `send(self)` is a [`Decoding`].
-macro_rules! into_decoding {
-    ($ty:ident<$e:ident>) => {
-        impl<$e: crate::entity::Entity> std::future::IntoFuture for $ty<$e> {
-            type Output = Result<Option<$e>, crate::error::Error>;
-            type IntoFuture = crate::ops::Decoding<$e>;
-            fn into_future(self) -> Self::IntoFuture {
-                self.send()
-            }
-        }
-    };
-}
-pub(crate) use into_decoding;
-
 /// `impl IntoFuture` for a builder whose `send(self)` resolves to `$out`.
 macro_rules! into_future {
     ($ty:ident<$e:ident>, $out:ty) => {
@@ -139,75 +122,3 @@ macro_rules! into_future {
     };
 }
 pub(crate) use into_future;
-
-/// The options [`Put`], [`Delete`] and [`UpdateItem`] share, written once:
-/// each holds a `WriteOpts` in `opts`, which these methods set, in a
-/// `Db` request and in a transaction's action alike.
-macro_rules! write_options {
-    ($ty:ident, if_exists = $exists:literal, return_old = $old:literal) => {
-        impl<E: crate::entity::Entity> $ty<E> {
-            #[doc = $exists]
-            #[must_use = "a write does nothing until awaited"]
-            pub fn if_exists(self) -> Self {
-                self.condition(crate::expr::Condition::attr(E::META.pk.attr).exists())
-            }
-
-            /// Only when `cond` holds (and-ed with any condition already set).
-            #[must_use = "a write does nothing until awaited"]
-            pub fn condition(mut self, cond: crate::expr::Condition) -> Self {
-                self.opts.and(cond);
-                self
-            }
-
-            #[doc = $old]
-            #[must_use = "a write does nothing until awaited"]
-            pub fn return_old(mut self) -> Self {
-                self.opts.ret = Some(aws_sdk_dynamodb::types::ReturnValue::AllOld);
-                self
-            }
-
-            /// On a failed condition, put the item as it was into
-            /// [`Error::ConditionFailed`](crate::Error::ConditionFailed).
-            #[must_use = "a write does nothing until awaited"]
-            pub fn return_old_on_fail(mut self) -> Self {
-                self.opts.old_on_fail = true;
-                self
-            }
-        }
-    };
-}
-
-write_options!(
-    Put,
-    if_exists = "Only when an item has this key (replace, never create).",
-    return_old = "Resolve to the replaced item (`ReturnValues = ALL_OLD`; not in a transaction)."
-);
-write_options!(
-    Delete,
-    if_exists = "Only when the item exists.",
-    return_old = "Resolve to the deleted item (not in a transaction)."
-);
-write_options!(
-    UpdateItem,
-    if_exists = "Only when the item exists (a raw update otherwise creates it; a typed patch already carries this condition).",
-    return_old = "Resolve to the item before the update (not in a transaction)."
-);
-
-/// Sends a single-item request (`$req`, an SDK input builder) of `$db`
-/// inside its span: records the consumed capacity, then makes the result
-/// with `$ok` (given the span and the output) or the error with `$err`.
-macro_rules! traced_send {
-    ($op:literal, $db:expr, $entity:expr, $req:expr, |$span:ident, $out:ident| $ok:expr, $err:path) => {{
-        let db = $db;
-        let $span = crate::obs::Span::new($op, &db.table, None, Some($entity));
-        let res = match $span.run($req.send_with(&db.client)).await {
-            Ok($out) => {
-                $span.capacity($out.consumed_capacity());
-                $ok
-            }
-            Err(e) => Err($err(e, db.sdk_attempts())),
-        };
-        $span.end(res)
-    }};
-}
-pub(crate) use traced_send;

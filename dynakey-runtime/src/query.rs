@@ -43,7 +43,7 @@ pub use scan::Scan;
 
 use crate::db::Db;
 use crate::entity::Entity;
-use crate::error::Error;
+use crate::error::{Error, RefusedReason};
 use crate::explain::Explain;
 use crate::expr::Condition;
 use crate::key::{KeyKind, Local, PartitionKey, SortKeyCondition, Table};
@@ -317,6 +317,7 @@ impl<E: Entity, K: KeyKind, D: Decoder> Query<E, K, D> {
         {
             Some(Input::Query(q)) => Ok(q),
             _ => Err(Error::refused(
+                RefusedReason::Unsupported,
                 "the sort-key range is empty, so the query sends no request",
             )),
         }

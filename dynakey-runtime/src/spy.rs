@@ -42,7 +42,7 @@ use aws_sdk_dynamodb::operation::{
     put_item as pi, query as q, scan as sc, transact_get_items as tg, transact_write_items as tw,
     update_item as ui,
 };
-use aws_sdk_dynamodb::types::ConsumedCapacity;
+use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity};
 use aws_sdk_dynamodb::Client;
 use aws_smithy_runtime_api::client::interceptors::context::{Input, Output};
 use aws_smithy_runtime_api::client::orchestrator::Metadata;
@@ -61,6 +61,7 @@ use crate::explain::Explain;
 /// client.list_tables().send().await.unwrap();
 /// let r = &spy.requests()[0];
 /// assert_eq!((r.operation.as_str(), r.succeeded), ("ListTables", Some(true)));
+/// assert_eq!(r.capacity, None); // ListTables reports no capacity
 /// # });
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -71,6 +72,10 @@ pub struct Recorded {
     /// The request in readable form (for an operation dynakey does not
     /// explain, such as `CreateTable`, only its name).
     pub explain: Explain,
+    /// The `ReturnConsumedCapacity` the request asked for (`None` when it
+    /// asked nothing, as an operation that reports no capacity, such as
+    /// `CreateTable`, does).
+    pub capacity: Option<ReturnConsumedCapacity>,
     /// The capacity the response reported (empty when it reported none,
     /// or failed).
     pub consumed: Vec<ConsumedCapacity>,
@@ -229,12 +234,13 @@ impl Recorder {
 #[derive(Debug)]
 struct Spy(Recorder);
 
-/// The readable form of a type-erased input, when it is a data operation.
-fn explain(input: &Input) -> Option<Explain> {
+/// The readable form of a type-erased input and the capacity it asks for,
+/// when it is a data operation.
+fn explain(input: &Input) -> Option<(Explain, Option<ReturnConsumedCapacity>)> {
     macro_rules! try_as {
         ($($t:ty),*) => {$(
             if let Some(i) = input.downcast_ref::<$t>() {
-                return Some(Explain::from(i));
+                return Some((Explain::from(i), i.return_consumed_capacity().cloned()));
             }
         )*};
     }
@@ -303,11 +309,13 @@ impl Intercept for Spy {
             .load::<Metadata>()
             .map_or("Unknown", Metadata::name)
             .to_owned();
-        let explain = explain(ctx.input()).unwrap_or_else(|| Explain::new(&op, ""));
+        let (explain, capacity) =
+            explain(ctx.input()).unwrap_or_else(|| (Explain::new(&op, ""), None));
         let mut log = self.0.lock();
         log.records.push(Recorded {
             operation: op,
             explain,
+            capacity,
             consumed: Vec::new(),
             succeeded: None,
         });

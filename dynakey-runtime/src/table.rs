@@ -9,24 +9,32 @@ pub mod verify;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use aws_sdk_dynamodb::operation::create_table::{CreateTableError, CreateTableInput};
+use aws_sdk_dynamodb::operation::delete_table::{DeleteTableError, DeleteTableInput};
+use aws_sdk_dynamodb::operation::describe_table::{DescribeTableError, DescribeTableInput};
+use aws_sdk_dynamodb::operation::update_time_to_live::UpdateTimeToLiveInput;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, GlobalSecondaryIndex, KeySchemaElement, KeyType, LocalSecondaryIndex,
-    Projection, ProjectionType, TableStatus, TimeToLiveSpecification,
+    Projection, ProjectionType, TableDescription, TableStatus, TimeToLiveSpecification,
 };
 use aws_sdk_dynamodb::Client;
 
 use crate::entity::{EntityMeta, IndexKind, IndexMeta, KeyAttrType};
-use crate::error::Error;
+use crate::error::{Error, RefusedReason};
+use crate::send::{send, send_or_none, To};
 
 pub use options::{create_table_with, TableOptions};
 pub use settings::{Billing, Encryption, PointInTimeRecovery, TableClass, WarmThroughput};
 
 pub(crate) fn invalid(message: String) -> Error {
-    Error::refused(message)
+    Error::refused(RefusedReason::TableDefinition, message)
 }
 
 pub(crate) fn build_err(e: aws_sdk_dynamodb::error::BuildError) -> Error {
-    Error::refused(format!("the table definition could not be built: {e}"))
+    Error::refused(
+        RefusedReason::Unbuildable,
+        format!("the table definition could not be built: {e}"),
+    )
 }
 
 pub(crate) fn key_schema(pk: &str, sk: Option<&str>) -> Result<Vec<KeySchemaElement>, Error> {
@@ -258,8 +266,7 @@ async fn create(
     let plan = Plan::from_metas(metas)?;
     let pk = plan.pk.unwrap_or("pk");
     let sk = plan.sk.flatten();
-    let mut req = client
-        .create_table()
+    let mut req = CreateTableInput::builder()
         .table_name(name)
         .set_key_schema(Some(key_schema(pk, sk)?));
     req = apply::create_request(options, req)?;
@@ -297,18 +304,10 @@ async fn create(
     if let Some(spec) = options.stream_specification()? {
         req = req.stream_specification(spec);
     }
-    let existed = match req.send().await {
-        Ok(_) => false,
-        Err(e) => {
-            let exists = e
-                .as_service_error()
-                .is_some_and(|s| s.is_resource_in_use_exception());
-            if !exists {
-                return Err(Error::from_sdk(e, 1));
-            }
-            true
-        }
-    };
+    let to = To::table(client, name);
+    let existed = send_or_none(&to, req, CreateTableError::is_resource_in_use_exception)
+        .await?
+        .is_none();
     wait_active(client, name).await?;
     if existed {
         options.ensure_stream(client, name).await?;
@@ -316,8 +315,7 @@ async fn create(
     apply::after_create(options, client, name).await?;
     if let Some(ttl) = plan.ttl {
         // Backends without TTL, or a TTL already on: nothing to do.
-        let _ = client
-            .update_time_to_live()
+        let req = UpdateTimeToLiveInput::builder()
             .table_name(name)
             .time_to_live_specification(
                 TimeToLiveSpecification::builder()
@@ -325,22 +323,36 @@ async fn create(
                     .enabled(true)
                     .build()
                     .map_err(build_err)?,
-            )
-            .send()
-            .await;
+            );
+        let _ = send(&To::table(client, name), req).await;
     }
     Ok(())
+}
+
+/// The description of table `name`; `None` when there is no such table.
+pub(crate) async fn describe(
+    client: &Client,
+    name: &str,
+) -> Result<Option<TableDescription>, Error> {
+    let req = DescribeTableInput::builder().table_name(name);
+    let to = To::table(client, name);
+    let out = send_or_none(
+        &to,
+        req,
+        DescribeTableError::is_resource_not_found_exception,
+    )
+    .await?;
+    Ok(out.map(|o| {
+        o.table
+            .unwrap_or_else(|| TableDescription::builder().build())
+    }))
 }
 
 pub(crate) async fn wait_active(client: &Client, name: &str) -> Result<(), Error> {
     let mut delay = Duration::from_millis(20);
     for _ in 0..200 {
-        let out = client
-            .describe_table()
-            .table_name(name)
-            .send()
-            .await
-            .map_err(|e| Error::from_sdk(e, 1))?;
+        let req = DescribeTableInput::builder().table_name(name);
+        let out = send(&To::table(client, name), req).await?;
         if let Some(t) = out.table() {
             let table_ok = t.table_status() == Some(&TableStatus::Active);
             let ix_ok = t.global_secondary_indexes().iter().all(|g| {
@@ -369,14 +381,9 @@ pub(crate) async fn wait_active(client: &Client, name: &str) -> Result<(), Error
 /// # });
 /// ```
 pub async fn delete_table(client: &Client, name: &str) -> Result<(), Error> {
-    match client.delete_table().table_name(name).send().await {
-        Ok(_) => Ok(()),
-        Err(e)
-            if e.as_service_error()
-                .is_some_and(|s| s.is_resource_not_found_exception()) =>
-        {
-            Ok(())
-        }
-        Err(e) => Err(Error::from_sdk(e, 1)),
-    }
+    let req = DeleteTableInput::builder().table_name(name);
+    let to = To::table(client, name);
+    send_or_none(&to, req, DeleteTableError::is_resource_not_found_exception)
+        .await
+        .map(drop)
 }

@@ -29,12 +29,12 @@ use aws_sdk_dynamodb::types::{
 use crate::check::key_ref;
 use crate::db::Db;
 use crate::entity::Entity;
-use crate::error::{clone_built, Error, ItemRef};
+use crate::error::{clone_built, Error, ItemRef, RefusedReason};
 use crate::explain::{Explain, WriteCost};
 use crate::expr::{Condition, Update};
 use crate::key::Key;
-use crate::obs::Span;
 use crate::ops::{into_future, Delete, Put, UpdateItem};
+use crate::send::{send_then, To};
 use crate::update::TypedUpdate;
 use crate::write::{build_err, render, Action, Write, WriteOpts};
 
@@ -265,10 +265,13 @@ impl TransactWrite {
     > {
         let writes = self.built?;
         if writes.is_empty() || writes.len() > MAX_ACTIONS {
-            return Err(Error::refused(format!(
-                "a transaction takes 1 to {MAX_ACTIONS} actions, not {}",
-                writes.len()
-            )));
+            return Err(Error::refused(
+                RefusedReason::ActionCount,
+                format!(
+                    "a transaction takes 1 to {MAX_ACTIONS} actions, not {}",
+                    writes.len()
+                ),
+            ));
         }
         let cost = WriteCost::sum(writes.iter().map(|w| w.cost.clone().in_transaction()));
         let mut items = Vec::with_capacity(writes.len());
@@ -280,8 +283,7 @@ impl TransactWrite {
         }
         let req = TransactWriteItemsInput::builder()
             .set_transact_items(Some(items))
-            .set_client_request_token(self.token)
-            .return_consumed_capacity(self.db.capacity.clone());
+            .set_client_request_token(self.token);
         Ok((self.db, req, targets, cost))
     }
 
@@ -347,25 +349,20 @@ impl TransactWrite {
             Err(_) => None,
         };
         let (db, req, targets, _) = self.request()?;
-        let span = Span::new("TransactWriteItems", &db.table, None, None);
-        span.actions(targets.len());
-        let res = match span.run(req.send_with(&db.client)).await {
-            Ok(out) => {
-                span.capacity(out.consumed_capacity());
-                Ok(())
-            }
-            Err(e) => match e.as_service_error() {
+        send_then(&To::db(&db), req, |sent, attempts| match sent {
+            Ok(_) => Ok(()),
+            Err(e) => Err(match e.as_service_error() {
                 Some(TransactWriteItemsError::TransactionCanceledException(c)) => {
                     let err = cancel::canceled(c, &targets);
-                    Err(match &guards {
+                    match &guards {
                         Some(g) => crate::rules::unique::taken(err, g),
                         None => err,
-                    })
+                    }
                 }
-                _ => Err(Error::from_sdk(e, db.sdk_attempts())),
-            },
-        };
-        span.end(res)
+                _ => Error::from_sdk(e, attempts),
+            }),
+        })
+        .await
     }
 }
 

@@ -1,20 +1,16 @@
 //! What the write operations share with write transactions: their
-//! options, the rendering of their expressions, the action a transaction
-//! holds, and the mapping of a failed condition. Below the operations
+//! options, the rendering of their expressions, and the action a
+//! transaction holds. Below the operations
 //! (`ops`), the data rules (`rules`) and transactions (`transact`), which
 //! all build and send these.
 
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::error::SdkError;
-use aws_sdk_dynamodb::operation::delete_item::DeleteItemError;
-use aws_sdk_dynamodb::operation::put_item::PutItemError;
-use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
 use crate::codec::Item;
 use crate::entity::EntityMeta;
-use crate::error::{Error, ItemRef};
+use crate::error::{Error, ItemRef, RefusedReason};
 use crate::explain::WriteCost;
 use crate::expr::{Condition, Placeholders, Update};
 
@@ -64,7 +60,7 @@ impl Write {
     /// Refuses what a transaction cannot do: return an item.
     pub fn for_transaction(self) -> Result<Self, Error> {
         if self.opts.ret.is_some() {
-            return Err(Error::refused(format!(
+            return Err(Error::refused(RefusedReason::Unsupported, format!(
                 "a transaction returns no items, so return_old/return_new cannot be asked of its action on {}",
                 self.target
             )));
@@ -90,7 +86,10 @@ impl WriteCost {
 /// The error of an SDK input that does not build (a required field
 /// missing: a bug of the runtime, reported rather than a panic).
 pub(crate) fn build_err(e: aws_sdk_dynamodb::error::BuildError) -> Error {
-    Error::refused(format!("the request could not be built: {e}"))
+    Error::refused(
+        RefusedReason::Unbuildable,
+        format!("the request could not be built: {e}"),
+    )
 }
 
 /// Rendered expressions of one request: every name and value of the
@@ -114,51 +113,6 @@ pub(crate) fn render(update: Option<&Update>, cond: Option<&Condition>) -> Resul
         names: cx.names(),
         values: cx.values(),
     })
-}
-
-/// The item a failed condition of an operation error carries, when the
-/// error is a failed condition.
-pub(crate) trait FailedCondition {
-    /// `Some(item)` for a `ConditionalCheckFailedException`.
-    fn failed_item(&self) -> Option<Option<&Item>>;
-}
-
-macro_rules! failed_condition {
-    ($($t:ty),*) => {$(
-        impl FailedCondition for $t {
-            fn failed_item(&self) -> Option<Option<&Item>> {
-                match self {
-                    Self::ConditionalCheckFailedException(c) => Some(c.item()),
-                    _ => None,
-                }
-            }
-        }
-    )*};
-}
-failed_condition!(PutItemError, DeleteItemError, UpdateItemError);
-
-/// The error of a put, update or delete: a failed condition with the old
-/// item when it came back, else what [`Error::from_sdk`] makes of it.
-pub(crate) fn write_error<E, R>(err: SdkError<E, R>, attempts: u32) -> Error
-where
-    E: FailedCondition
-        + aws_sdk_dynamodb::error::ProvideErrorMetadata
-        + std::error::Error
-        + Send
-        + Sync
-        + 'static,
-    R: std::fmt::Debug + Send + Sync + 'static,
-{
-    match err
-        .as_service_error()
-        .and_then(FailedCondition::failed_item)
-    {
-        Some(item) => Error::ConditionFailed {
-            item: non_empty(item).cloned(),
-            source: Box::new(err),
-        },
-        None => Error::from_sdk(err, attempts),
-    }
 }
 
 /// `Some(map)` unless empty (DynamoDB answers "no item" with an empty map

@@ -107,6 +107,7 @@ impl StreamCapture {
             .table()
             .and_then(|t| t.latest_stream_arn())
             .ok_or_else(|| Error::Refused {
+                reason: dynakey::RefusedReason::Other,
                 message: format!("table {} has no stream", db.table_name()),
             })?
             .to_owned();
@@ -121,6 +122,7 @@ impl StreamCapture {
             .and_then(|d| d.shards().first())
             .and_then(|s| s.shard_id())
             .ok_or_else(|| Error::Refused {
+                reason: dynakey::RefusedReason::Other,
                 message: "the stream has no shard".into(),
             })?
             .to_owned();
@@ -172,6 +174,7 @@ impl StreamCapture {
             let n = page.records().len();
             if json.len() != n {
                 return Err(Error::Refused {
+                    reason: dynakey::RefusedReason::Other,
                     message: format!(
                         "the raw body holds {} records, the SDK read {n}",
                         json.len()

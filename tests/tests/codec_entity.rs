@@ -226,7 +226,10 @@ async fn a_number_over_38_digits_is_refused_before_sending() {
     let mut e = sample();
     e.big = u128::MAX;
     match db.put(&e).await {
-        Err(dynakey::Error::Refused { message }) => {
+        Err(dynakey::Error::Refused {
+            reason: dynakey::RefusedReason::NumberOutOfRange,
+            message,
+        }) => {
             assert!(
                 message.contains("attribute `big`") && message.contains("38 significant digits"),
                 "{message}"
@@ -237,7 +240,10 @@ async fn a_number_over_38_digits_is_refused_before_sending() {
     let mut e = sample();
     e.ratio = f64::NAN;
     match db.put(&e).await {
-        Err(dynakey::Error::Refused { message }) => {
+        Err(dynakey::Error::Refused {
+            reason: dynakey::RefusedReason::NumberOutOfRange,
+            message,
+        }) => {
             assert!(message.contains("attribute `ratio`"), "{message}")
         }
         other => panic!("{other:?}"),

@@ -208,7 +208,10 @@ async fn check(db: &Db, spy: &Recorder, a: &Spec, b: &Spec) -> Result<(), TestCa
                     "{b:?} took a cursor of {a:?}: {got:?}"
                 )))
             }
-            Err(Error::Refused { message }) => {
+            Err(Error::Refused {
+                reason: dynakey::RefusedReason::ForeignCursor,
+                message,
+            }) => {
                 prop_assert!(a != b, "refused its own cursor: {}", message);
                 prop_assert!(message.contains("was not made by this read"), "{}", message);
                 prop_assert!(spy.operations().is_empty(), "sent {:?}", spy.operations());

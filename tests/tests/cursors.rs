@@ -307,7 +307,13 @@ async fn feed(
                     own.map(|o| o.0)
                 )))
             }
-            (Err(Error::Refused { message }), o) => {
+            (
+                Err(Error::Refused {
+                    reason: dynakey::RefusedReason::ForeignCursor,
+                    message,
+                }),
+                o,
+            ) => {
                 prop_assert!(
                     o.is_none_or(|(r, ..)| r != read),
                     "{:?} refused its own cursor: {}",
@@ -339,7 +345,10 @@ async fn every_cursor_resumes_its_own_read_and_no_other() {
     let other = f.db.clone().with_cursor_key(CursorKey::random());
     assert!(matches!(
         page(&other, *read, Some(c)).await,
-        Err(Error::Refused { .. })
+        Err(Error::Refused {
+            reason: dynakey::RefusedReason::ForeignCursor,
+            ..
+        })
     ));
     let key = CursorKey::new(b"one secret all instances of the service share").unwrap();
     let (one, two) = (
@@ -550,7 +559,16 @@ async fn the_issue_s_tampered_counts_are_refused() {
     for n in [Value::from(u64::MAX), Value::from(0u64)] {
         let altered = alter(c, &Change::Field(FieldChange::Count(n)));
         let err = page(&f.db, Read::Table, Some(&altered)).await.unwrap_err();
-        assert!(matches!(err, Error::Refused { .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                Error::Refused {
+                    reason: dynakey::RefusedReason::ForeignCursor,
+                    ..
+                }
+            ),
+            "{err}"
+        );
     }
     let err = page(&f.db, Read::OtherRoom, Some(c)).await.unwrap_err();
     assert!(

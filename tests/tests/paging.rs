@@ -485,5 +485,14 @@ async fn limit_is_a_total_and_typed_pages_are_full() {
         .await
         .unwrap();
     let err = q().page(fan.cursor.as_deref()).await.unwrap_err();
-    assert!(matches!(err, Error::Refused { .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            Error::Refused {
+                reason: dynakey::RefusedReason::ForeignCursor,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
 }

@@ -483,7 +483,11 @@ async fn patch_refuses_a_table_key_change_and_its_own_failed_condition() {
         f.db.patch(Stock::key("acme", "k1").unwrap(), |s| s.sku = "k2".into())
             .await
             .unwrap_err();
-    let Error::Refused { message } = &err else {
+    let Error::Refused {
+        reason: dynakey::RefusedReason::TableKeyChanged,
+        message,
+    } = &err
+    else {
         panic!("{err:?}")
     };
     assert!(message.contains("table key `sk`"), "{message}");

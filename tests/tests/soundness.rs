@@ -596,7 +596,7 @@ async fn pre_write_checks_agree_with_dynamodb() {
             .await
             .unwrap_err();
         assert!(
-            matches!(&err, Error::Refused { message } if message.contains("values[1]")),
+            matches!(&err, Error::Refused { reason: dynakey::RefusedReason::NumberOutOfRange, message } if message.contains("values[1]")),
             "{bad}: {err}"
         );
     }

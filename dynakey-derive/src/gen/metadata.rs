@@ -7,8 +7,9 @@
 //! (`Member! { .. }`); each appends its metadata and passes everything to
 //! the hidden `table_step!`, which calls the next entity's macro, and after
 //! the last one checks the entities against each other at expansion time,
-//! with spans (DYNA301–305, and the drift checks DYNA500–506). The macro is
-//! `pub(crate)`: a table lists entities of its own crate.
+//! with spans (DYNA301–305, and the drift checks DYNA500–506). The macro has
+//! the entity's visibility, and a `pub` entity's is exported, so a table
+//! lists entities of other crates too (see [`macro_def`]).
 //!
 
 use proc_macro2::TokenStream;

@@ -19,6 +19,7 @@ use crate::explain::Explain;
 use crate::key::Key;
 use crate::obs::Span;
 use crate::ops::into_future;
+use crate::send::{self, To};
 use crate::write::build_err;
 
 /// A batch get of entity `E`. Build it with [`Db::batch_get`].
@@ -215,9 +216,7 @@ fn get_input(
         .set_consistent_read(consistent.then_some(true))
         .build()
         .map_err(build_err)?;
-    Ok(BatchGetItemInput::builder()
-        .request_items(&*db.table, ka)
-        .return_consumed_capacity(db.capacity.clone()))
+    Ok(BatchGetItemInput::builder().request_items(&*db.table, ka))
 }
 
 /// What one chunk of a batch get read: items, keys left, calls, and why
@@ -230,10 +229,10 @@ async fn get_chunk(
     consistent: bool,
     entity: &'static str,
 ) -> Result<GotChunk, Error> {
-    let span = Span::new("BatchGetItem", &db.table, None, Some(entity));
-    span.actions(pending.len());
+    let to = To::db(db).entity(entity);
+    let span = send::open(&to, &get_input(db, pending.clone(), consistent)?);
     let res = span
-        .run(get_chunk_calls(db, pending, consistent, &span))
+        .run(get_chunk_calls(db, &to, pending, consistent, &span))
         .await;
     if let Ok((found, left, calls, throttled)) = &res {
         span.calls(*calls);
@@ -246,24 +245,20 @@ async fn get_chunk(
 
 async fn get_chunk_calls(
     db: &Db,
+    to: &To<'_>,
     mut pending: Vec<Item>,
     consistent: bool,
     span: &Span,
 ) -> Result<GotChunk, Error> {
     let policy = db.retry;
     let mut found = Vec::new();
-    let mut consumed = Vec::new();
     let mut attempt = 0;
     loop {
         attempt += 1;
-        let res = get_input(db, pending.clone(), consistent)?
-            .send_with(&db.client)
-            .await;
+        let res = send::call(span, to, get_input(db, pending.clone(), consistent)?).await;
         let mut throttled = Vec::new();
         match res {
             Ok(out) => {
-                consumed.extend(out.consumed_capacity().iter().cloned());
-                span.capacity(&consumed);
                 if let Some(items) = out.responses().and_then(|m| m.get(&*db.table)) {
                     found.extend(items.iter().cloned());
                 }

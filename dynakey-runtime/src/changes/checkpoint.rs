@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::Error;
+use crate::error::{Error, RefusedReason};
 
 /// A feed's position: every change up to and including these sequence
 /// numbers has been handed out, and these shards are done.
@@ -115,15 +115,17 @@ impl Checkpoint {
 
     /// A checkpoint from [`Checkpoint::to_json`]'s text.
     pub fn from_json(text: &str) -> Result<Self, Error> {
-        serde_json::from_str(text).map_err(|e| Error::Refused {
-            message: format!("not a change-feed checkpoint: {e}"),
-        })
+        let stored: Stored = serde_json::from_str(text).map_err(|e| {
+            let why = format!("not a change-feed checkpoint: {e}");
+            Error::refused(RefusedReason::Unreadable, why)
+        })?;
+        Checkpoint::try_from(stored).map_err(|why| Error::refused(RefusedReason::NewerFormat, why))
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Checkpoint;
+    use super::{Checkpoint, Error, RefusedReason};
 
     #[test]
     fn a_checkpoint_carries_its_version_and_the_unversioned_one_reads() {
@@ -144,10 +146,32 @@ mod tests {
         assert_eq!(v1.shards["shardId-00000002"], "000000000000000000107");
         assert!(v1.finished.contains("shardId-00000000"));
         let newer = c.to_json().replace("\"version\":2", "\"version\":3");
-        let err = Checkpoint::from_json(&newer).unwrap_err().to_string();
+        let err = Checkpoint::from_json(&newer).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::Refused {
+                    reason: RefusedReason::NewerFormat,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        let err = err.to_string();
         assert!(
             err.contains("format 3, which a newer dynakey writes"),
             "{err}"
+        );
+        let garbled = Checkpoint::from_json("{").unwrap_err();
+        assert!(
+            matches!(
+                garbled,
+                Error::Refused {
+                    reason: RefusedReason::Unreadable,
+                    ..
+                }
+            ),
+            "{garbled:?}"
         );
     }
 }

@@ -11,7 +11,7 @@ use super::export::{ExportError, ExportReader};
 use super::order::item_identity;
 use super::record::Operation;
 use crate::db::Db;
-use crate::error::Error;
+use crate::error::{Error, RefusedReason};
 
 /// Requests sent per batch write (it splits them into calls of 25).
 const BATCH: usize = 100;
@@ -80,7 +80,10 @@ impl<R: BufRead> ExportReader<R> {
         let mut pending: Vec<WriteRequest> = Vec::new();
         let mut keys: HashSet<String> = HashSet::new();
         let built = |e: aws_sdk_dynamodb::error::BuildError| {
-            Error::refused(format!("an export's item could not be sent: {e}"))
+            Error::refused(
+                RefusedReason::Unbuildable,
+                format!("an export's item could not be sent: {e}"),
+            )
         };
         for line in self.records_numbered() {
             let (line, record) = match line {

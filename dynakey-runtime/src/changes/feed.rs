@@ -6,6 +6,10 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
+use aws_sdk_dynamodb::operation::describe_table::DescribeTableInput;
+use aws_sdk_dynamodbstreams::operation::describe_stream::DescribeStreamInput;
+use aws_sdk_dynamodbstreams::operation::get_records::{GetRecordsError, GetRecordsInput};
+use aws_sdk_dynamodbstreams::operation::get_shard_iterator::GetShardIteratorInput;
 use aws_sdk_dynamodbstreams::types::ShardIteratorType;
 use aws_sdk_dynamodbstreams::Client as StreamsClient;
 
@@ -15,7 +19,8 @@ use super::client::{streams_client, LambdaCasedIdentity, SeeEndpoint};
 use super::decoder::ChangeDecoder;
 use super::streams_api::record_from_stream;
 use crate::db::Db;
-use crate::error::Error;
+use crate::error::{Error, RefusedReason};
+use crate::send::{send, send_or_none, To};
 
 /// One shard as the feed follows it.
 #[derive(Debug)]
@@ -179,7 +184,13 @@ impl<T> ChangeFeed<T> {
     /// endpoint on an emulator, the regional Streams endpoint on AWS; see
     /// the example on [`stream_arn`](Self::stream_arn)).
     pub fn streams_client(mut self, client: StreamsClient) -> Self {
-        self.client = Some(client);
+        // With the reader of Lambda-cased identities the derived client has.
+        let conf = client
+            .config()
+            .to_builder()
+            .interceptor(LambdaCasedIdentity)
+            .build();
+        self.client = Some(StreamsClient::from_conf(conf));
         self
     }
 
@@ -333,17 +344,19 @@ impl<T> ChangeFeed<T> {
 
     async fn start(&mut self) -> Result<(), Error> {
         if self.client.is_none() || self.arn.is_none() {
+            // Through a client that notes where the request goes.
             let seen = SeeEndpoint::default();
-            let table = self
-                .db
-                .client
-                .describe_table()
-                .table_name(self.db.table_name())
-                .customize()
-                .interceptor(seen.clone())
-                .send()
-                .await
-                .map_err(|e| Error::from_sdk(e, 1))?;
+            let watched = aws_sdk_dynamodb::Client::from_conf(
+                self.db
+                    .client
+                    .config()
+                    .to_builder()
+                    .interceptor(seen.clone())
+                    .build(),
+            );
+            let name = self.db.table_name();
+            let req = DescribeTableInput::builder().table_name(name);
+            let table = send(&To::table(&watched, name), req).await?;
             if self.client.is_none() {
                 self.client = Some(streams_client(&self.db.client, &seen));
             }
@@ -353,10 +366,13 @@ impl<T> ChangeFeed<T> {
                     .filter(|t| t.stream_specification().is_none_or(|s| s.stream_enabled()))
                     .and_then(|t| t.latest_stream_arn());
                 self.arn = Some(arn.map(str::to_owned).ok_or_else(|| {
-                    Error::refused(format!(
+                    Error::refused(
+                        RefusedReason::TableDefinition,
+                        format!(
                         "table {} has no stream: create it with TableOptions::default().stream(..)",
                         self.db.table_name()
-                    ))
+                    ),
+                    )
                 })?);
             }
         }
@@ -377,15 +393,13 @@ impl<T> ChangeFeed<T> {
             return Ok(());
         };
         let first_time = self.shards.is_empty() && self.checkpoint.shards.is_empty();
+        let to = To::stream(client, self.db.table_name());
         let mut after: Option<String> = None;
         loop {
-            let out = client
-                .describe_stream()
+            let req = DescribeStreamInput::builder()
                 .stream_arn(arn)
-                .set_exclusive_start_shard_id(after.clone())
-                .send()
-                .await
-                .map_err(|e| Error::from_sdk(e, 1))?;
+                .set_exclusive_start_shard_id(after.clone());
+            let out = send(&to, req).await?;
             let Some(desc) = out.stream_description() else {
                 break;
             };
@@ -450,12 +464,12 @@ impl<T> ChangeFeed<T> {
         let (Some(client), Some(arn)) = (self.client.clone(), self.arn.clone()) else {
             return Ok(());
         };
+        let to = To::stream(&client, self.db.table_name());
         let shard = &mut self.shards[i];
         let iterator = match shard.iterator.take() {
             Some(it) => it,
             None => {
-                let req = client
-                    .get_shard_iterator()
+                let req = GetShardIteratorInput::builder()
                     .stream_arn(&arn)
                     .shard_id(&shard.id);
                 let req = match (&shard.read_to, shard.latest) {
@@ -465,7 +479,7 @@ impl<T> ChangeFeed<T> {
                     (None, true) => req.shard_iterator_type(ShardIteratorType::Latest),
                     (None, false) => req.shard_iterator_type(ShardIteratorType::TrimHorizon),
                 };
-                let out = req.send().await.map_err(|e| Error::from_sdk(e, 1))?;
+                let out = send(&to, req).await?;
                 match out.shard_iterator() {
                     Some(it) => it.to_owned(),
                     // No iterator: the shard has nothing more to give.
@@ -478,25 +492,14 @@ impl<T> ChangeFeed<T> {
                 }
             }
         };
-        let out = match client
-            .get_records()
+        let req = GetRecordsInput::builder()
             .shard_iterator(iterator)
-            .limit(self.page_size)
-            .customize()
-            .interceptor(LambdaCasedIdentity)
-            .send()
-            .await
-        {
-            Ok(out) => out,
-            // Iterators expire (15 minutes on DynamoDB): get a new one at
-            // the same position next round.
-            Err(e)
-                if e.as_service_error()
-                    .is_some_and(|s| s.is_expired_iterator_exception()) =>
-            {
-                return Ok(());
-            }
-            Err(e) => return Err(Error::from_sdk(e, 1)),
+            .limit(self.page_size);
+        // Iterators expire (15 minutes on DynamoDB): get a new one at the
+        // same position next round.
+        let expired = GetRecordsError::is_expired_iterator_exception;
+        let Some(out) = send_or_none(&to, req, expired).await? else {
+            return Ok(());
         };
         let shard = &mut self.shards[i];
         for r in out.records() {

@@ -3,6 +3,7 @@
 //! store (the write guarantee of the guide's Guarantees page,
 //! `dynakey::_guide::_11_guarantees`, offered as a tool).
 
+use aws_sdk_dynamodb::operation::scan::ScanInput;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::analysis::{discriminator_attr, key_attrs, table_key};
@@ -12,6 +13,7 @@ use crate::changes::same_opt;
 use crate::codec::Item;
 use crate::db::Db;
 use crate::error::Error;
+use crate::send::{send, To};
 
 /// What the live view found about one item.
 ///
@@ -258,15 +260,11 @@ impl TableDesign {
             if want == 0 {
                 break start.is_none();
             }
-            let out = db
-                .client()
-                .scan()
+            let req = ScanInput::builder()
                 .table_name(db.table_name())
                 .limit(i32::try_from(want.min(1000)).unwrap_or(1000))
-                .set_exclusive_start_key(start.take())
-                .send()
-                .await
-                .map_err(|e| Error::from_sdk(e, 1))?;
+                .set_exclusive_start_key(start.take());
+            let out = send(&To::db(db), req).await?;
             items.extend(out.items().iter().cloned());
             start = out.last_evaluated_key().cloned().filter(|k| !k.is_empty());
             if start.is_none() {

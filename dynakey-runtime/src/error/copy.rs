@@ -18,7 +18,8 @@ impl Error {
             Self::Encode(e) => Self::Encode(e.clone()),
             Self::Decode(e) => Self::Decode(e.clone()),
             Self::Change(e) => Self::Change(e.clone()),
-            Self::Refused { message } => Self::Refused {
+            Self::Refused { reason, message } => Self::Refused {
+                reason: *reason,
                 message: message.clone(),
             },
             Self::ItemTooLarge { size, key } => Self::ItemTooLarge {
@@ -69,12 +70,15 @@ pub(crate) fn clone_built<T: Clone>(built: &Result<T, Error>) -> Result<T, Error
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::{EncodeError, KeyFormatError, KeyFormatReason};
+    use crate::error::{EncodeError, KeyFormatError, KeyFormatReason, RefusedReason};
 
     #[test]
     fn build_errors_copy_exactly() {
         let errors = [
-            Error::refused("a transaction takes 1 to 100 actions, not 0"),
+            Error::refused(
+                RefusedReason::ActionCount,
+                "a transaction takes 1 to 100 actions, not 0",
+            ),
             Error::Encode(EncodeError::Serde {
                 field: "blob",
                 message: "bad".into(),
@@ -107,7 +111,7 @@ mod tests {
             let copy = e.duplicate();
             assert_eq!(format!("{copy:?}"), format!("{e:?}"));
         }
-        let r: Result<u8, Error> = Err(Error::refused("x"));
+        let r: Result<u8, Error> = Err(Error::refused(RefusedReason::Unsupported, "x"));
         assert_eq!(
             clone_built(&r).unwrap_err().to_string(),
             "refused before sending: x"

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{val, CmpOp, IntoValue, Operand, Path, Placeholders, RawExpr};
-use crate::error::Error;
+use crate::error::{Error, RefusedReason};
 
 /// A condition on an item (ConditionExpression, FilterExpression).
 ///
@@ -178,10 +178,10 @@ impl Condition {
             }
             Condition::In(a, vs) => {
                 if vs.is_empty() || vs.len() > 100 {
-                    return Err(Error::refused(format!(
-                        "IN takes 1 to 100 values, not {}",
-                        vs.len()
-                    )));
+                    return Err(Error::refused(
+                        RefusedReason::InvalidExpression,
+                        format!("IN takes 1 to 100 values, not {}", vs.len()),
+                    ));
                 }
                 let a = a.render(cx);
                 let vs: Vec<String> = vs.iter().map(|v| v.render(cx)).collect();

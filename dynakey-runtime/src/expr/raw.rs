@@ -4,7 +4,7 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{IntoValue, Placeholders};
-use crate::error::Error;
+use crate::error::{Error, RefusedReason};
 
 /// A hand-written expression whose `#name` and `:value` placeholders are
 /// given separately and renamed when rendered, so they never collide with
@@ -77,25 +77,25 @@ impl RawExpr {
             }
             let token = &self.text[start..end];
             if token.is_empty() {
-                return Err(Error::refused(format!(
-                    "a lone {c:?} in expression {:?}",
-                    self.text
-                )));
+                return Err(Error::refused(
+                    RefusedReason::InvalidExpression,
+                    format!("a lone {c:?} in expression {:?}", self.text),
+                ));
             }
             if c == '#' {
                 let Some((_, n)) = self.names.iter().find(|(p, _)| p == token) else {
-                    return Err(Error::refused(format!(
-                        "#{token} has no name in expression {:?}",
-                        self.text
-                    )));
+                    return Err(Error::refused(
+                        RefusedReason::InvalidExpression,
+                        format!("#{token} has no name in expression {:?}", self.text),
+                    ));
                 };
                 out.push_str(&cx.name(n));
             } else {
                 let Some((_, v)) = self.values.iter().find(|(p, _)| p == token) else {
-                    return Err(Error::refused(format!(
-                        ":{token} has no value in expression {:?}",
-                        self.text
-                    )));
+                    return Err(Error::refused(
+                        RefusedReason::InvalidExpression,
+                        format!(":{token} has no value in expression {:?}", self.text),
+                    ));
                 };
                 out.push_str(&cx.value(v.clone()));
             }

@@ -4,7 +4,7 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{IntoValue, Path, Placeholders, RawExpr};
-use crate::error::Error;
+use crate::error::{Error, RefusedReason};
 
 /// What a `SET` action assigns.
 #[derive(Debug, Clone, PartialEq)]
@@ -214,13 +214,17 @@ impl Update {
         if let Some(raw) = &self.raw {
             if self.set.len() + self.remove.len() + self.add.len() + self.delete.len() > 0 {
                 return Err(Error::refused(
+                    RefusedReason::InvalidExpression,
                     "a raw update expression cannot be mixed with other actions",
                 ));
             }
             return raw.render(cx);
         }
         if self.is_empty() {
-            return Err(Error::refused("an update needs at least one action"));
+            return Err(Error::refused(
+                RefusedReason::InvalidExpression,
+                "an update needs at least one action",
+            ));
         }
         let mut clauses = Vec::new();
         if !self.set.is_empty() {

@@ -20,7 +20,7 @@ use aws_sigv4::http_request::{sign, SignableBody, SignableRequest, SigningSettin
 use aws_sigv4::sign::v4::SigningParams;
 use axum::http::{HeaderMap, Method};
 
-use crate::error::Error;
+use crate::error::{Error, RefusedReason};
 
 /// Who a served [`Endpoint`](super::Endpoint) answers (see the module docs):
 /// by default programs on this machine, no web page.
@@ -58,7 +58,12 @@ impl Access {
     /// needs. Anything else (`*`, `null`, a path) is refused.
     pub fn allow_origin(mut self, origin: impl AsRef<str>) -> Result<Self, Error> {
         let origin = origin.as_ref();
-        let bad = |why: &str| Error::refused(format!("--allow-origin {origin:?}: {why}"));
+        let bad = |why: &str| {
+            Error::refused(
+                RefusedReason::InvalidSetting,
+                format!("--allow-origin {origin:?}: {why}"),
+            )
+        };
         let (scheme, rest) = origin
             .split_once("://")
             .ok_or_else(|| bad("an origin is scheme://host[:port], e.g. http://localhost:3000"))?;

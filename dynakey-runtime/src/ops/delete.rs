@@ -6,9 +6,7 @@ use aws_sdk_dynamodb::operation::delete_item::builders::DeleteItemInputBuilder;
 use aws_sdk_dynamodb::operation::delete_item::DeleteItemInput;
 use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 
-use super::{
-    build_err, into_decoding, render, traced_send, write_error, Action, Decoding, Write, WriteOpts,
-};
+use super::Decoding;
 use crate::check::key_ref;
 use crate::codec::Item;
 use crate::db::Db;
@@ -17,6 +15,8 @@ use crate::error::{Error, ItemRef};
 use crate::explain::{Explain, WriteCost};
 use crate::expr::Condition;
 use crate::key::Key;
+use crate::send::{send, To};
+use crate::write::{build_err, render, Action, Write, WriteOpts};
 
 /// A delete; `.await` it. Resolves to the deleted item when
 /// [`Delete::return_old`] was asked. In a transaction,
@@ -70,6 +70,34 @@ impl<E: Entity> fmt::Debug for Delete<E> {
 }
 
 impl<E: Entity> Delete<E> {
+    /// Only when the item exists.
+    #[must_use = "a write does nothing until awaited"]
+    pub fn if_exists(self) -> Self {
+        self.condition(Condition::attr(E::META.pk.attr).exists())
+    }
+
+    /// Only when `cond` holds (and-ed with any condition already set).
+    #[must_use = "a write does nothing until awaited"]
+    pub fn condition(mut self, cond: Condition) -> Self {
+        self.opts.and(cond);
+        self
+    }
+
+    /// Resolve to the deleted item (not in a transaction).
+    #[must_use = "a write does nothing until awaited"]
+    pub fn return_old(mut self) -> Self {
+        self.opts.ret = Some(ReturnValue::AllOld);
+        self
+    }
+
+    /// On a failed condition, put the item as it was into
+    /// [`Error::ConditionFailed`].
+    #[must_use = "a write does nothing until awaited"]
+    pub fn return_old_on_fail(mut self) -> Self {
+        self.opts.old_on_fail = true;
+        self
+    }
+
     /// The delete as an action of a transaction.
     pub(crate) fn into_write(self) -> Result<Write, Error> {
         Ok(Write {
@@ -93,8 +121,7 @@ impl<E: Entity> Delete<E> {
             .set_expression_attribute_names(x.names)
             .set_expression_attribute_values(x.values)
             .set_return_values(self.opts.ret.clone())
-            .set_return_values_on_condition_check_failure(on_fail)
-            .return_consumed_capacity(self.db.capacity.clone()))
+            .set_return_values_on_condition_check_failure(on_fail))
     }
 
     /// The SDK input this delete sends, without sending it.
@@ -181,17 +208,16 @@ async fn delete_item(
     entity: &'static str,
     req: DeleteItemInputBuilder,
 ) -> Result<Option<Item>, Error> {
-    traced_send!(
-        "DeleteItem",
-        &db,
-        entity,
-        req,
-        |_span, out| Ok(out.attributes),
-        write_error
-    )
+    Ok(send(&To::db(&db).entity(entity), req).await?.attributes)
 }
 
-into_decoding!(Delete<E>);
+impl<E: Entity> std::future::IntoFuture for Delete<E> {
+    type Output = Result<Option<E>, Error>;
+    type IntoFuture = Decoding<E>;
+    fn into_future(self) -> Decoding<E> {
+        self.send()
+    }
+}
 
 impl Db {
     /// Deletes the item at `key` (no error when it is absent, unless a

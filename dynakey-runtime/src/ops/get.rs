@@ -4,9 +4,9 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::operation::get_item::builders::GetItemInputBuilder;
-use aws_sdk_dynamodb::operation::get_item::{GetItemInput, GetItemOutput};
+use aws_sdk_dynamodb::operation::get_item::GetItemInput;
 
-use super::{build_err, into_decoding, non_empty, traced_send, Decoding};
+use super::Decoding;
 use crate::codec::Item;
 use crate::db::Db;
 use crate::entity::Entity;
@@ -15,6 +15,8 @@ use crate::explain::Explain;
 use crate::expr::Placeholders;
 use crate::key::Key;
 use crate::query::Projection;
+use crate::send::{send, To};
+use crate::write::{build_err, non_empty};
 
 /// A get; `.await` it for `Option<E>`.
 ///
@@ -152,7 +154,13 @@ impl<E: Entity> Get<E> {
     }
 }
 
-into_decoding!(Get<E>);
+impl<E: Entity> std::future::IntoFuture for Get<E> {
+    type Output = Result<Option<E>, Error>;
+    type IntoFuture = Decoding<E>;
+    fn into_future(self) -> Decoding<E> {
+        self.send()
+    }
+}
 
 /// A [`Get`] that reads only the fields of the projection `P`: made by
 /// [`Get::project`], sent by `.await` (or `.send()`).
@@ -209,7 +217,8 @@ impl<E: Entity, P: Projection<Entity = E>> GetProjected<E, P> {
 
     /// Sends the get.
     pub async fn send(self) -> Result<Option<P>, Error> {
-        let out = get_send(&self.get.db, E::META.type_name, self.request()).await?;
+        let to = To::db(&self.get.db).entity(E::META.type_name);
+        let out = send(&to, self.request()).await?;
         non_empty(out.item())
             .map(P::from_item)
             .transpose()
@@ -231,7 +240,6 @@ fn get_request(db: &Db, key: Item, consistent: bool) -> GetItemInputBuilder {
         .table_name(&*db.table)
         .set_key(Some(key))
         .set_consistent_read(consistent.then_some(true))
-        .return_consumed_capacity(db.capacity.clone())
 }
 
 /// A strongly consistent read of the item at `key` (its attributes), of
@@ -245,7 +253,6 @@ pub(super) fn read_item(
     Box::pin(async move { Ok(get_item(db, entity, req).await?.filter(|i| !i.is_empty())) })
 }
 
-/// Sends a GetItem request, traced (the typed `send` decodes the item).
 /// Sends a get and hands back the item, for any entity (an empty one is
 /// "none" when [`Decoding`] decodes it).
 async fn get_item(
@@ -253,25 +260,7 @@ async fn get_item(
     entity: &'static str,
     req: GetItemInputBuilder,
 ) -> Result<Option<Item>, Error> {
-    Ok(get_send(&db, entity, req).await?.item)
-}
-
-async fn get_send(
-    db: &Db,
-    entity: &'static str,
-    req: GetItemInputBuilder,
-) -> Result<GetItemOutput, Error> {
-    traced_send!(
-        "GetItem",
-        db,
-        entity,
-        req,
-        |span, out| {
-            span.counts(i32::from(out.item().is_some()), 1);
-            Ok(out)
-        },
-        Error::from_sdk
-    )
+    Ok(send(&To::db(&db).entity(entity), req).await?.item)
 }
 
 impl Db {

@@ -15,14 +15,15 @@ use std::task::{ready, Context, Poll};
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::{decode_opt, BoxFuture};
+use super::BoxFuture;
 use crate::check::bump_version;
 use crate::codec::Item;
 use crate::db::Db;
 use crate::entity::{Entity, EntityMeta, IndexKey, KeyMeta};
-use crate::error::Error;
+use crate::error::{Error, RefusedReason};
 use crate::expr::{Condition, Update};
 use crate::key::Key;
+use crate::write::decode_opt;
 
 /// How many times a patch writes before a race is an error, unless
 /// [`PatchItem::attempts`] says otherwise.
@@ -303,7 +304,7 @@ fn plan(
     for k in std::iter::once(&meta.pk).chain(meta.sk.as_ref()) {
         let (was, now) = (before.get(k.attr), after.get(k.attr));
         if was != now {
-            return Err(Error::refused(format!(
+            return Err(Error::refused(RefusedReason::TableKeyChanged, format!(
                 "a patch of `{}` changed its table key `{}` (\"{}\") from {} to {}: a key is the item's identity, so move the item with db.move_item(..)",
                 meta.type_name,
                 k.attr,

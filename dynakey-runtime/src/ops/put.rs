@@ -7,9 +7,7 @@ use aws_sdk_dynamodb::operation::put_item::builders::PutItemInputBuilder;
 use aws_sdk_dynamodb::operation::put_item::PutItemInput;
 use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 
-use super::{
-    build_err, into_decoding, render, traced_send, write_error, Action, Decoding, Write, WriteOpts,
-};
+use super::Decoding;
 use crate::check::{check_item, key_text, versioned};
 use crate::codec::Item;
 use crate::db::Db;
@@ -18,6 +16,8 @@ use crate::error::{clone_built, Error};
 use crate::explain::{Explain, WriteCost};
 use crate::expr::Condition;
 use crate::rules::unique;
+use crate::send::{send, To};
+use crate::write::{build_err, render, Action, Write, WriteOpts};
 
 /// A put; `.await` (or [`Put::send`]) it. Resolves to the old item when
 /// [`Put::return_old`] was asked, the item as written when
@@ -87,6 +87,34 @@ impl<E: Entity> Put<E> {
     /// Only when no item has this key.
     pub fn if_not_exists(self) -> Self {
         self.condition(Condition::attr(E::META.pk.attr).not_exists())
+    }
+
+    /// Only when an item has this key (replace, never create).
+    #[must_use = "a write does nothing until awaited"]
+    pub fn if_exists(self) -> Self {
+        self.condition(Condition::attr(E::META.pk.attr).exists())
+    }
+
+    /// Only when `cond` holds (and-ed with any condition already set).
+    #[must_use = "a write does nothing until awaited"]
+    pub fn condition(mut self, cond: Condition) -> Self {
+        self.opts.and(cond);
+        self
+    }
+
+    /// Resolve to the replaced item (`ReturnValues = ALL_OLD`; not in a transaction).
+    #[must_use = "a write does nothing until awaited"]
+    pub fn return_old(mut self) -> Self {
+        self.opts.ret = Some(ReturnValue::AllOld);
+        self
+    }
+
+    /// On a failed condition, put the item as it was into
+    /// [`Error::ConditionFailed`].
+    #[must_use = "a write does nothing until awaited"]
+    pub fn return_old_on_fail(mut self) -> Self {
+        self.opts.old_on_fail = true;
+        self
     }
 
     /// Resolve to the item as this put writes it: `Some` whenever the put
@@ -166,8 +194,7 @@ impl<E: Entity> Put<E> {
             .set_expression_attribute_names(x.names)
             .set_expression_attribute_values(x.values)
             .set_return_values(ret)
-            .set_return_values_on_condition_check_failure(on_fail)
-            .return_consumed_capacity(db.capacity.clone());
+            .set_return_values_on_condition_check_failure(on_fail);
         Ok((db, req, new))
     }
 
@@ -258,17 +285,17 @@ async fn put_item(
     req: PutItemInputBuilder,
     new: Option<Item>,
 ) -> Result<Option<Item>, Error> {
-    traced_send!(
-        "PutItem",
-        &db,
-        entity,
-        req,
-        |_span, out| Ok(new.or(out.attributes)),
-        write_error
-    )
+    let out = send(&To::db(&db).entity(entity), req).await?;
+    Ok(new.or(out.attributes))
 }
 
-into_decoding!(Put<E>);
+impl<E: Entity> std::future::IntoFuture for Put<E> {
+    type Output = Result<Option<E>, Error>;
+    type IntoFuture = Decoding<E>;
+    fn into_future(self) -> Decoding<E> {
+        self.send()
+    }
+}
 
 impl Db {
     /// Writes `e` (replacing an item with the same key); see [`Put`].

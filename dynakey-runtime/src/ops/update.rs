@@ -7,20 +7,19 @@ use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemInputBuilder;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemInput;
 use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 
-use super::{
-    build_err, into_decoding, non_empty, render, traced_send, write_error, Action, Decoding, Write,
-    WriteOpts,
-};
+use super::Decoding;
 use crate::check::{check_update, key_ref_of};
 use crate::codec::Item;
 use crate::db::Db;
 use crate::entity::{Entity, EntityMeta};
-use crate::error::{clone_built, Error};
+use crate::error::{clone_built, Error, RefusedReason};
 use crate::explain::{Explain, WriteCost};
 use crate::expr::{Condition, Update};
 use crate::key::Key;
 use crate::rules::unique;
+use crate::send::{send, To};
 use crate::update::{TypedUpdate, UpdateParts};
+use crate::write::{build_err, non_empty, render, Action, Write, WriteOpts};
 
 /// An update; `.await` it. Resolves to the item after (`return_new`) or
 /// before (`return_old`) the update when asked. Built by [`Db::update`]
@@ -82,6 +81,34 @@ impl<E: Entity> fmt::Debug for UpdateItem<E> {
 }
 
 impl<E: Entity> UpdateItem<E> {
+    /// Only when the item exists (a raw update otherwise creates it; a typed patch already carries this condition).
+    #[must_use = "a write does nothing until awaited"]
+    pub fn if_exists(self) -> Self {
+        self.condition(Condition::attr(E::META.pk.attr).exists())
+    }
+
+    /// Only when `cond` holds (and-ed with any condition already set).
+    #[must_use = "a write does nothing until awaited"]
+    pub fn condition(mut self, cond: Condition) -> Self {
+        self.opts.and(cond);
+        self
+    }
+
+    /// Resolve to the item before the update (not in a transaction).
+    #[must_use = "a write does nothing until awaited"]
+    pub fn return_old(mut self) -> Self {
+        self.opts.ret = Some(ReturnValue::AllOld);
+        self
+    }
+
+    /// On a failed condition, put the item as it was into
+    /// [`Error::ConditionFailed`].
+    #[must_use = "a write does nothing until awaited"]
+    pub fn return_old_on_fail(mut self) -> Self {
+        self.opts.old_on_fail = true;
+        self
+    }
+
     /// Resolve to the item after the update (not in a transaction).
     pub fn return_new(mut self) -> Self {
         self.opts.ret = Some(ReturnValue::AllNew);
@@ -190,7 +217,13 @@ impl<E: Entity> UpdateItem<E> {
     }
 }
 
-into_decoding!(UpdateItem<E>);
+impl<E: Entity> std::future::IntoFuture for UpdateItem<E> {
+    type Output = Result<Option<E>, Error>;
+    type IntoFuture = Decoding<E>;
+    fn into_future(self) -> Decoding<E> {
+        self.send()
+    }
+}
 
 /// An [`UpdateItem`] without its entity type (see `UpdateItem::erase`).
 struct RawUpdate {
@@ -218,6 +251,7 @@ impl RawUpdate {
         let ret = self.opts.ret;
         if !matches!(ret, None | Some(ReturnValue::AllOld | ReturnValue::AllNew)) {
             return Err(Error::refused(
+                RefusedReason::Unsupported,
                 "an update of a unique field returns the whole item or nothing",
             ));
         }
@@ -233,7 +267,7 @@ impl RawUpdate {
         .await?;
         match ret {
             Some(ReturnValue::AllOld) => Ok(old),
-            Some(ReturnValue::AllNew) => unique::read_item(&self.db, &attrs).await,
+            Some(ReturnValue::AllNew) => unique::read_item(&self.db, self.meta, &attrs).await,
             _ => Ok(None),
         }
     }
@@ -253,8 +287,7 @@ impl RawUpdate {
             .set_expression_attribute_names(x.names)
             .set_expression_attribute_values(x.values)
             .set_return_values(self.opts.ret.clone())
-            .set_return_values_on_condition_check_failure(on_fail)
-            .return_consumed_capacity(self.db.capacity.clone());
+            .set_return_values_on_condition_check_failure(on_fail);
         let cost = WriteCost::update(self.meta, &update);
         Ok((self.db, req, cost))
     }
@@ -266,14 +299,8 @@ impl RawUpdate {
             return self.send_unique().await;
         }
         let (db, req, _) = self.request()?;
-        traced_send!(
-            "UpdateItem",
-            &db,
-            meta.type_name,
-            req,
-            |_span, out| Ok(non_empty(out.attributes()).cloned()),
-            write_error
-        )
+        let out = send(&To::db(&db).entity(meta.type_name), req).await?;
+        Ok(non_empty(out.attributes()).cloned())
     }
 }
 

@@ -22,7 +22,7 @@ use super::page::Position;
 use crate::codec::Item;
 use crate::cursor_key::{CursorKey, TAG_BYTES};
 use crate::entity::KeyAttrType;
-use crate::error::{Error, MAX_PARTITION_KEY_BYTES};
+use crate::error::{Error, RefusedReason, MAX_PARTITION_KEY_BYTES};
 use crate::expr::Placeholders;
 use crate::key::{compare_key_values, NativeRange, SortKeyOp};
 
@@ -355,7 +355,12 @@ pub(crate) fn decode_cursor(
             format!("{head:?}")
         }
     };
-    let bad = |why: &str| Error::refused(format!("the cursor {} {why}", shown()));
+    let bad = |why: &str| {
+        Error::refused(
+            RefusedReason::ForeignCursor,
+            format!("the cursor {} {why}", shown()),
+        )
+    };
     let bytes = unb64(cursor).ok_or_else(|| bad("is not a dynakey cursor"))?;
     if bytes.len() <= TAG_BYTES {
         return Err(bad("is not a dynakey cursor"));

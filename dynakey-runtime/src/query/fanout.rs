@@ -14,7 +14,7 @@ use super::pager::{Order, Pager};
 use super::{AnyOf, Decoder, KeysOnly, Page, Query, Typed};
 use crate::db::Db;
 use crate::entity::Entity;
-use crate::error::Error;
+use crate::error::{Error, RefusedReason};
 use crate::explain::Explain;
 use crate::expr::Condition;
 use crate::key::{KeyKind, PartitionKey, SortKeyCondition};
@@ -232,7 +232,12 @@ impl<E: Entity, K: KeyKind, D: Decoder> FanOut<E, K, D> {
                 q.limit,
                 q.page_size,
             ),
-            None => return Err(Error::refused("a fan-out over no partition")),
+            None => {
+                return Err(Error::refused(
+                    RefusedReason::ActionCount,
+                    "a fan-out over no partition",
+                ))
+            }
         };
         Ok(if self.concurrent {
             pager

@@ -22,7 +22,7 @@ use crate::codec::Item;
 use crate::db::Db;
 use crate::error::Error;
 use crate::explain::Explain;
-use crate::obs::Span;
+use crate::send::{send, To};
 use crate::write::build_err;
 
 /// A request with everything but its start key and `Limit`.
@@ -53,27 +53,18 @@ impl Request {
         start: Option<Item>,
         limit: Option<i32>,
     ) -> Result<RawPage, Error> {
-        // The same steps for both: only the builder and output types differ.
-        macro_rules! send {
-            ($op:literal, $b:expr) => {{
-                let span = Span::new($op, &db.table, $b.get_index_name().as_deref(), Some(entity));
-                let req = $b.clone().set_exclusive_start_key(start).set_limit(limit);
-                let out = span.end(
-                    // Boxed: the SDK's request future is deeply nested, and
-                    // a read's future holding it unboxed passes rustc's
-                    // default recursion limit in a caller's first use.
-                    span.run(Box::pin(req.send_with(&db.client)))
-                        .await
-                        .map_err(|e| Error::from_sdk(e, db.sdk_attempts())),
-                )?;
-                span.counts(out.count, out.scanned_count);
-                span.capacity(out.consumed_capacity());
-                (out.items, out.last_evaluated_key, out.count)
-            }};
-        }
+        let to = To::db(db).entity(entity);
         let (items, last, count) = match self {
-            Request::Query(q) => send!("Query", q),
-            Request::Scan(s) => send!("Scan", s),
+            Request::Query(q) => {
+                let req = q.clone().set_exclusive_start_key(start).set_limit(limit);
+                let out = send(&to, req).await?;
+                (out.items, out.last_evaluated_key, out.count)
+            }
+            Request::Scan(s) => {
+                let req = s.clone().set_exclusive_start_key(start).set_limit(limit);
+                let out = send(&to, req).await?;
+                (out.items, out.last_evaluated_key, out.count)
+            }
         };
         Ok(RawPage {
             items: items.unwrap_or_default(),

@@ -11,7 +11,7 @@ use super::lane::{Lane, Request};
 use super::pager::{Order, RawPager};
 use crate::db::Db;
 use crate::entity::EntityMeta;
-use crate::error::Error;
+use crate::error::{Error, RefusedReason};
 use crate::expr::{Condition, Placeholders};
 use crate::key::{NativeRange, NativeSortOp, PkValue, SortKeyOp};
 
@@ -61,11 +61,14 @@ impl Untyped<'_> {
         let index = self.index;
         if let Some((sk_index, _, _)) = &self.sk {
             if *sk_index != index {
-                return Err(Error::refused(format!(
-                    "the sort-key condition is for {}, the partition key for {}",
-                    sk_index.unwrap_or("the table"),
-                    index.unwrap_or("the table")
-                )));
+                return Err(Error::refused(
+                    RefusedReason::InvalidExpression,
+                    format!(
+                        "the sort-key condition is for {}, the partition key for {}",
+                        sk_index.unwrap_or("the table"),
+                        index.unwrap_or("the table")
+                    ),
+                ));
             }
         }
         let filter = match (filter, self.filter) {
@@ -178,8 +181,7 @@ fn query_lane(q: LaneSpec<'_>) -> Result<Lane, Error> {
         .set_consistent_read(q.consistent.then_some(true))
         .set_select(q.count.then_some(Select::Count))
         .set_expression_attribute_names(cx.names())
-        .set_expression_attribute_values(cx.values())
-        .return_consumed_capacity(q.db.capacity.clone());
+        .set_expression_attribute_values(cx.values());
     Ok(Lane::new(
         Some(Request::Query(req)),
         scope,

@@ -186,8 +186,7 @@ impl<E: Entity, D: Decoder> Scan<E, D> {
             .set_consistent_read(self.consistent.then_some(true))
             .set_select(count.then_some(Select::Count))
             .set_expression_attribute_names(cx.names())
-            .set_expression_attribute_values(cx.values())
-            .return_consumed_capacity(self.db.capacity.clone());
+            .set_expression_attribute_values(cx.values());
         let lanes = (0..self.segments)
             .map(|s| {
                 let req = if self.segments > 1 {

@@ -89,14 +89,16 @@
 //! # });
 //! ```
 
+use aws_sdk_dynamodb::operation::get_item::GetItemInput;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::codec::Item;
 use crate::db::Db;
 use crate::entity::{Entity, EntityMeta};
-use crate::error::{Error, ItemRef, MAX_PARTITION_KEY_BYTES};
+use crate::error::{Error, ItemRef, RefusedReason, MAX_PARTITION_KEY_BYTES};
 use crate::explain::WriteCost;
 use crate::expr::{Condition, Update};
+use crate::send::{send, To};
 use crate::write::{Action, Write, WriteOpts};
 
 /// The discriminator of guard items.
@@ -211,7 +213,7 @@ fn fits(meta: &EntityMeta, attr: &str, pk: &str, value: &str) -> Result<(), Erro
         return Ok(());
     }
     let room = MAX_PARTITION_KEY_BYTES - (pk.len() - value.len());
-    Err(Error::refused(format!(
+    Err(Error::refused(RefusedReason::KeyTooLong, format!(
         "{}: the unique value of `{attr}` is {} bytes, and its guard's partition key `{GUARD}#{}#{attr}#…` would be {} bytes, over the {MAX_PARTITION_KEY_BYTES} DynamoDB allows (a unique `{attr}` holds at most {room} bytes)",
         meta.type_name,
         value.len(),
@@ -225,7 +227,7 @@ pub(crate) fn refuse_in<E: Entity>(what: &str) -> Result<(), Error> {
     if E::META.unique.is_empty() {
         return Ok(());
     }
-    Err(Error::refused(format!(
+    Err(Error::refused(RefusedReason::Unsupported, format!(
         "{} has #[dynamo(unique)] fields, whose guards need the stored values read first: {what} cannot do that; write it with db.put, db.update or db.delete",
         E::META.type_name
     )))
@@ -240,7 +242,7 @@ pub(crate) fn updated_value(
 ) -> Option<Result<Option<AttributeValue>, Error>> {
     update.touches(attr).then(|| {
         update.assigned(attr, old).ok_or_else(|| {
-            Error::refused(format!(
+            Error::refused(RefusedReason::Unsupported, format!(
                 "the unique attribute (or unique value's scope) {attr} can only be set or removed by an update"
             ))
         })
@@ -271,9 +273,10 @@ pub(crate) async fn write(
     cond: Option<Condition>,
     plan: &(dyn Fn(Option<&Item>) -> Result<Plan, Error> + Send + Sync),
 ) -> Result<Option<Item>, Error> {
-    let mut last = None;
-    for _ in 0..ATTEMPTS {
-        let old = read(db, &key).await?;
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let old = read_item(db, meta, &key).await?;
         let p = plan(old.as_ref())?;
         let user_cond = cond.is_some();
         let mut opts = WriteOpts {
@@ -326,12 +329,11 @@ pub(crate) async fn write(
             }
         } else if let Some(e) = unique_error(reasons, &guards) {
             return Err(e);
-        } else if !reasons.iter().any(|r| r.code == "TransactionConflict") {
+        } else if attempt >= ATTEMPTS || !reasons.iter().any(|r| r.code == "TransactionConflict") {
+            // Another writer won every race, or the cancellation is not a race.
             return Err(err);
         }
-        last = Some(err);
     }
-    Err(last.unwrap_or_else(|| Error::refused("a guarded write found no attempt")))
 }
 
 /// A guard put of a transaction: its position, the entity, the attribute
@@ -455,7 +457,7 @@ pub(crate) async fn add_guards(
             Action::Put(item) => key_of(meta, item),
             Action::Update(key, _) | Action::Delete(key) | Action::Check(key) => key.clone(),
         };
-        let old = read(db, &key).await?;
+        let old = read_item(db, meta, &key).await?;
         let mut values = Vec::new();
         for a in guarded_attrs(meta) {
             let v = match &w.action {
@@ -526,17 +528,19 @@ fn guard_write(
     }
 }
 
-/// The item at `key`, read consistently.
-async fn read(db: &Db, key: &Item) -> Result<Option<Item>, Error> {
-    let out = db
-        .client
-        .get_item()
+/// The item at `key`, read consistently (an item of `meta`, or one of its
+/// guards): before a guarded write, and after a guarded update asked for
+/// the new item.
+pub(crate) async fn read_item(
+    db: &Db,
+    meta: &EntityMeta,
+    key: &Item,
+) -> Result<Option<Item>, Error> {
+    let req = GetItemInput::builder()
         .table_name(&*db.table)
         .set_key(Some(key.clone()))
-        .consistent_read(true)
-        .send()
-        .await
-        .map_err(|e| Error::from_sdk(e, db.sdk_attempts()))?;
+        .consistent_read(true);
+    let out = send(&To::db(db).entity(meta.type_name), req).await?;
     Ok(crate::write::non_empty(out.item()).cloned())
 }
 
@@ -615,9 +619,4 @@ pub(crate) async fn delete(
         values: guarded_attrs(meta).map(|a| (a, None)).collect(),
     };
     write(db, meta, key, target, cond, &|_| Ok(plan.clone())).await
-}
-
-/// Reads the item at `key` (after a guarded update asked for the new one).
-pub(crate) async fn read_item(db: &Db, key: &Item) -> Result<Option<Item>, Error> {
-    read(db, key).await
 }

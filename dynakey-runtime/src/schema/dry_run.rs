@@ -16,6 +16,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+use aws_sdk_dynamodb::operation::get_item::GetItemInput;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::marks::Marks;
@@ -23,6 +24,7 @@ use super::plan::{key_of, Write};
 use crate::codec::Item;
 use crate::db::Db;
 use crate::error::Error;
+use crate::send::{send, To};
 
 /// What the steps so far would have changed.
 #[derive(Default)]
@@ -130,14 +132,10 @@ impl Sim {
 
 /// Whether the table holds an item at `key` (read consistently).
 async fn stored(db: &Db, key: Item) -> Result<bool, Error> {
-    let out = db
-        .client()
-        .get_item()
+    let req = GetItemInput::builder()
         .table_name(db.table_name())
         .set_key(Some(key))
-        .consistent_read(true)
-        .send()
-        .await
-        .map_err(|e| Error::from_sdk(e, db.sdk_attempts()))?;
+        .consistent_read(true);
+    let out = send(&To::db(db), req).await?;
     Ok(out.item.is_some_and(|i| !i.is_empty()))
 }

@@ -10,11 +10,14 @@
 //! - **1**: `done` or `last`, no version (read as version 1).
 //! - **2**: the same with `version` (`N`).
 
+use aws_sdk_dynamodb::operation::get_item::GetItemInput;
+use aws_sdk_dynamodb::operation::put_item::PutItemInput;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::codec::Item;
 use crate::db::Db;
-use crate::error::Error;
+use crate::error::{Error, RefusedReason};
+use crate::send::{send, To};
 
 /// The checkpoint items of one table.
 pub(super) struct Marks {
@@ -55,8 +58,8 @@ impl Mark {
 
     /// A stored mark of any version up to [`VERSION`] (none is 1).
     fn from_attrs(item: &Item) -> Result<Self, Error> {
-        let refused = |why: String| Error::Refused {
-            message: format!("a migration mark in the table {why}"),
+        let refused = |reason, why: String| {
+            Error::refused(reason, format!("a migration mark in the table {why}"))
         };
         let version = match item.get("version") {
             None => 1,
@@ -64,13 +67,19 @@ impl Mark {
                 .as_n()
                 .ok()
                 .and_then(|n| n.parse::<u32>().ok())
-                .ok_or_else(|| refused(format!("holds a version that is no number: {v:?}")))?,
+                .ok_or_else(|| {
+                    let why = format!("holds a version that is no number: {v:?}");
+                    refused(RefusedReason::Unreadable, why)
+                })?,
         };
         if version > VERSION {
-            return Err(refused(format!(
-                "is in format {version}, which a newer dynakey writes (this one reads formats \
+            return Err(refused(
+                RefusedReason::NewerFormat,
+                format!(
+                    "is in format {version}, which a newer dynakey writes (this one reads formats \
                  1 to {VERSION}): finish the migration with that one"
-            )));
+                ),
+            ));
         }
         if item.contains_key("done") {
             return Ok(Mark::Done);
@@ -79,7 +88,10 @@ impl Mark {
             .and_then(|v| v.as_s().ok())
             .and_then(|s| decode_start(s))
             .map(Mark::At)
-            .ok_or_else(|| refused("holds neither `done` nor a readable `last`".into()))
+            .ok_or_else(|| {
+                let why = "holds neither `done` nor a readable `last`".into();
+                refused(RefusedReason::Unreadable, why)
+            })
     }
 }
 
@@ -106,15 +118,11 @@ impl Marks {
     }
 
     pub(super) async fn get(&self, db: &Db, step: &str, what: &str) -> Result<Option<Mark>, Error> {
-        let out = db
-            .client()
-            .get_item()
+        let req = GetItemInput::builder()
             .table_name(db.table_name())
             .set_key(Some(self.key(step, what)))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(|e| Error::from_sdk(e, 1))?;
+            .consistent_read(true);
+        let out = send(&To::db(db), req).await?;
         out.item.as_ref().map(Mark::from_attrs).transpose()
     }
 
@@ -127,14 +135,10 @@ impl Marks {
     ) -> Result<(), Error> {
         let mut item = self.key(step, what);
         item.extend(mark.to_attrs());
-        db.client()
-            .put_item()
+        let req = PutItemInput::builder()
             .table_name(db.table_name())
-            .set_item(Some(item))
-            .send()
-            .await
-            .map_err(|e| Error::from_sdk(e, 1))?;
-        Ok(())
+            .set_item(Some(item));
+        send(&To::db(db), req).await.map(drop)
     }
 }
 
@@ -177,7 +181,18 @@ mod tests {
         }
         let mut newer = Mark::Done.to_attrs();
         newer.insert("version".into(), AttributeValue::N("3".into()));
-        let err = Mark::from_attrs(&newer).unwrap_err().to_string();
+        let err = Mark::from_attrs(&newer).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::Refused {
+                    reason: RefusedReason::NewerFormat,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        let err = err.to_string();
         assert!(
             err.contains("format 3, which a newer dynakey writes"),
             "{err}"

@@ -17,14 +17,22 @@ use std::future::IntoFuture;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use aws_sdk_dynamodb::operation::delete_item::DeleteItemInput;
+use aws_sdk_dynamodb::operation::describe_table::DescribeTableInput;
+use aws_sdk_dynamodb::operation::scan::ScanInput;
+use aws_sdk_dynamodb::operation::transact_write_items::builders::TransactWriteItemsInputBuilder;
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsInput;
+use aws_sdk_dynamodb::operation::update_item::UpdateItemInput;
+
 use super::dry_run::Sim;
 use super::marks::{Mark, Marks};
 use super::migration::Migration;
 use super::plan::{plan, Write};
 use crate::codec::Item;
 use crate::db::Db;
-use crate::error::Error;
+use crate::error::{Error, RefusedReason};
 use crate::expr::{Condition, Placeholders};
+use crate::send::{send, send_then, Sent, To};
 
 /// Where a run is: sent to the `on_progress` callback after every page.
 #[derive(Debug, Clone)]
@@ -138,13 +146,12 @@ impl Db {
 
 /// The table's key attribute names, and those of its indexes.
 async fn key_attrs(db: &Db) -> Result<(String, Option<String>, Vec<String>), Error> {
-    let out = db
-        .client()
-        .describe_table()
-        .table_name(db.table_name())
-        .send()
-        .await
-        .map_err(|e| Error::from_sdk(e, 1))?;
+    let to = To::table(db.client(), db.table_name());
+    let out = send(
+        &to,
+        DescribeTableInput::builder().table_name(db.table_name()),
+    )
+    .await?;
     let mut pk = None;
     let mut sk = None;
     let table = out.table();
@@ -168,8 +175,12 @@ async fn key_attrs(db: &Db) -> Result<(String, Option<String>, Vec<String>), Err
             }
         }
     }
-    pk.map(|pk| (pk, sk, index_attrs))
-        .ok_or_else(|| Error::refused("the table has no partition key"))
+    pk.map(|pk| (pk, sk, index_attrs)).ok_or_else(|| {
+        Error::refused(
+            RefusedReason::TableDefinition,
+            "the table has no partition key",
+        )
+    })
 }
 
 impl Migrate {
@@ -322,19 +333,14 @@ impl Migrate {
             None => {}
         }
         loop {
-            let out = self
-                .db
-                .client()
-                .scan()
+            let req = ScanInput::builder()
                 .table_name(self.db.table_name())
                 .segment(segment)
                 .total_segments(self.segments)
                 .limit(self.page_size)
                 .consistent_read(true)
-                .set_exclusive_start_key(start.take())
-                .send()
-                .await
-                .map_err(|e| Error::from_sdk(e, 1))?;
+                .set_exclusive_start_key(start.take());
+            let out = send(&To::db(&self.db), req).await?;
             for item in out.items() {
                 if marks.is_mark(item) {
                     continue;
@@ -388,18 +394,14 @@ impl Migrate {
                 let mut cx = Placeholders::default();
                 let text = update.render(&mut cx)?;
                 let cond = cond.render(&mut cx)?;
-                db.client()
-                    .update_item()
+                let req = UpdateItemInput::builder()
                     .table_name(db.table_name())
                     .set_key(Some(key))
                     .update_expression(text)
                     .condition_expression(cond)
                     .set_expression_attribute_names(cx.names())
-                    .set_expression_attribute_values(cx.values())
-                    .send()
-                    .await
-                    .map(drop)
-                    .map_err(|e| Error::from_sdk(e, db.sdk_attempts()))
+                    .set_expression_attribute_values(cx.values());
+                send(&To::db(db), req).await.map(drop)
             }
             Write::Delete { key, cond } => delete(db, key, cond).await,
             Write::Move { old, new } => {
@@ -446,7 +448,10 @@ enum Moved {
 async fn move_item(db: &Db, attr: &str, old: Item, new: Item) -> Result<Moved, Error> {
     use aws_sdk_dynamodb::types::{Delete, Put, TransactWriteItem};
     let build = |e: aws_sdk_dynamodb::error::BuildError| {
-        Error::refused(format!("a migration write could not be built: {e}"))
+        Error::refused(
+            RefusedReason::Unbuildable,
+            format!("a migration write could not be built: {e}"),
+        )
     };
     let names = std::collections::HashMap::from([("#k".to_owned(), attr.to_owned())]);
     let del = Delete::builder()
@@ -463,14 +468,15 @@ async fn move_item(db: &Db, attr: &str, old: Item, new: Item) -> Result<Moved, E
         .set_expression_attribute_names(Some(names))
         .build()
         .map_err(build)?;
-    let r = db
-        .client()
-        .transact_write_items()
+    let req = TransactWriteItemsInput::builder()
         .transact_items(TransactWriteItem::builder().delete(del).build())
-        .transact_items(TransactWriteItem::builder().put(put).build())
-        .send()
-        .await;
-    match r {
+        .transact_items(TransactWriteItem::builder().put(put).build());
+    send_then(&To::db(db), req, moved).await
+}
+
+/// What a migration's move did, from its transaction's answer.
+fn moved(sent: Sent<TransactWriteItemsInputBuilder>, attempts: u32) -> Result<Moved, Error> {
+    match sent {
         Ok(_) => Ok(Moved::Done),
         Err(e) => {
             use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
@@ -508,7 +514,7 @@ async fn move_item(db: &Db, attr: &str, old: Item, new: Item) -> Result<Moved, E
                     return Ok(Moved::OldGone);
                 }
             }
-            Err(Error::from_sdk(e, db.sdk_attempts()))
+            Err(Error::from_sdk(e, attempts))
         }
     }
 }
@@ -516,17 +522,13 @@ async fn move_item(db: &Db, attr: &str, old: Item, new: Item) -> Result<Moved, E
 async fn delete(db: &Db, key: Item, cond: Condition) -> Result<(), Error> {
     let mut cx = Placeholders::default();
     let cond = cond.render(&mut cx)?;
-    db.client()
-        .delete_item()
+    let req = DeleteItemInput::builder()
         .table_name(db.table_name())
         .set_key(Some(key))
         .condition_expression(cond)
         .set_expression_attribute_names(cx.names())
-        .set_expression_attribute_values(cx.values())
-        .send()
-        .await
-        .map(drop)
-        .map_err(|e| Error::from_sdk(e, db.sdk_attempts()))
+        .set_expression_attribute_values(cx.values());
+    send(&To::db(db), req).await.map(drop)
 }
 
 impl IntoFuture for Migrate {

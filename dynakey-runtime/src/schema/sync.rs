@@ -3,15 +3,17 @@
 //! requires, each waited for until ACTIVE. The items already stored get
 //! their keys in a new index from a backfill migration.
 
+use aws_sdk_dynamodb::operation::update_table::UpdateTableInput;
 use aws_sdk_dynamodb::types::{CreateGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate};
 
 use crate::db::Db;
 use crate::entity::{EntityMeta, IndexKind};
 use crate::error::Error;
+use crate::send::{send, To};
 use crate::table::verify::{Difference, Remedy, SyncReport};
 use crate::table::{
-    attribute_definition, build_err, create_table, create_table_with, invalid, wait_active, Plan,
-    TableOptions,
+    attribute_definition, build_err, create_table, create_table_with, describe, invalid,
+    wait_active, Plan, TableOptions,
 };
 
 impl Db {
@@ -42,25 +44,11 @@ impl Db {
     /// ```
     pub async fn sync_table(&self, entities: &[&EntityMeta]) -> Result<Vec<&'static str>, Error> {
         let plan = Plan::from_metas(entities)?;
-        let described = self
-            .client()
-            .describe_table()
-            .table_name(self.table_name())
-            .send()
-            .await;
-        let table = match described {
-            Ok(out) => out
-                .table
-                .unwrap_or_else(|| aws_sdk_dynamodb::types::TableDescription::builder().build()),
-            Err(e)
-                if e.as_service_error()
-                    .is_some_and(|s| s.is_resource_not_found_exception()) =>
-            {
-                create_table(self.client(), self.table_name(), entities).await?;
-                return Ok(Vec::new());
-            }
-            Err(e) => return Err(Error::from_sdk(e, 1)),
+        let Some(table) = describe(self.client(), self.table_name()).await? else {
+            create_table(self.client(), self.table_name(), entities).await?;
+            return Ok(Vec::new());
         };
+        let to = To::table(self.client(), self.table_name());
         let has = |name: &str| {
             table
                 .global_secondary_indexes()
@@ -83,7 +71,7 @@ impl Db {
                     self.table_name()
                 )));
             }
-            let mut req = self.client().update_table().table_name(self.table_name());
+            let mut req = UpdateTableInput::builder().table_name(self.table_name());
             for (a, ty) in def.attrs() {
                 req = req.attribute_definitions(attribute_definition(a, ty)?);
             }
@@ -93,12 +81,10 @@ impl Db {
                 .projection(plan.projection(name))
                 .build()
                 .map_err(build_err)?;
-            req.global_secondary_index_updates(
+            let req = req.global_secondary_index_updates(
                 GlobalSecondaryIndexUpdate::builder().create(create).build(),
-            )
-            .send()
-            .await
-            .map_err(|e| Error::from_sdk(e, 1))?;
+            );
+            send(&to, req).await?;
             wait_active(self.client(), self.table_name()).await?;
             added.push(*name);
         }

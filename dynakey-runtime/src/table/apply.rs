@@ -2,7 +2,8 @@
 //! needs a call of its own once the table exists (point-in-time recovery).
 
 use aws_sdk_dynamodb::error::ProvideErrorMetadata;
-use aws_sdk_dynamodb::operation::create_table::builders::CreateTableFluentBuilder;
+use aws_sdk_dynamodb::operation::create_table::builders::CreateTableInputBuilder;
+use aws_sdk_dynamodb::operation::update_continuous_backups::UpdateContinuousBackupsInput;
 use aws_sdk_dynamodb::types::builders::GlobalSecondaryIndexBuilder;
 use aws_sdk_dynamodb::types::{
     BillingMode, OnDemandThroughput, PointInTimeRecoverySpecification, ProvisionedThroughput,
@@ -12,12 +13,18 @@ use aws_sdk_dynamodb::Client;
 
 use super::settings::{Billing, Encryption};
 use super::{build_err, TableOptions};
-use crate::error::Error;
+use crate::error::{Error, RefusedReason};
+use crate::send::{send_or_none, To};
 
 /// Capacity units as the API's `i64`; the checked options never exceed it
 /// by much, but a value past `i64::MAX` is refused, not wrapped.
 fn units(v: u64, what: &str) -> Result<i64, Error> {
-    i64::try_from(v).map_err(|_| Error::refused(format!("table option {what} = {v}: too large")))
+    i64::try_from(v).map_err(|_| {
+        Error::refused(
+            RefusedReason::TableDefinition,
+            format!("table option {what} = {v}: too large"),
+        )
+    })
 }
 
 fn provisioned(read: u64, write: u64) -> Result<ProvisionedThroughput, Error> {
@@ -48,8 +55,8 @@ fn on_demand(
 /// The table-level settings of `options` on `req`.
 pub(super) fn create_request(
     options: &TableOptions,
-    mut req: CreateTableFluentBuilder,
-) -> Result<CreateTableFluentBuilder, Error> {
+    mut req: CreateTableInputBuilder,
+) -> Result<CreateTableInputBuilder, Error> {
     options.validate()?;
     req = match options.billing {
         Billing::OnDemand {
@@ -130,17 +137,13 @@ pub(super) async fn after_create(
         .set_recovery_period_in_days(pitr.recovery_period_days.map(|d| d as i32))
         .build()
         .map_err(build_err)?;
-    match client
-        .update_continuous_backups()
+    let req = UpdateContinuousBackupsInput::builder()
         .table_name(name)
-        .point_in_time_recovery_specification(spec)
-        .send()
+        .point_in_time_recovery_specification(spec);
+    let to = To::table(client, name);
+    send_or_none(&to, req, |e| unsupported(e.code()))
         .await
-    {
-        Ok(_) => Ok(()),
-        Err(e) if unsupported(e.code()) => Ok(()),
-        Err(e) => Err(Error::from_sdk(e, 1)),
-    }
+        .map(drop)
 }
 
 /// Whether an error code says the backend lacks the operation.

@@ -1,6 +1,8 @@
 //! Settings of `create_table` beyond what the entities say: the stream,
 //! and the production settings of [`settings`](super::settings).
 
+use aws_sdk_dynamodb::operation::describe_table::DescribeTableInput;
+use aws_sdk_dynamodb::operation::update_table::UpdateTableInput;
 use aws_sdk_dynamodb::types::{StreamSpecification, StreamViewType};
 use aws_sdk_dynamodb::Client;
 
@@ -9,7 +11,8 @@ use super::settings::{Billing, Encryption, PointInTimeRecovery, TableClass, Warm
 use crate::db::Db;
 use crate::entity::EntityMeta;
 use crate::error::change::StreamView;
-use crate::error::Error;
+use crate::error::{Error, RefusedReason};
+use crate::send::{send, To};
 
 /// Table settings for [`create_table_with`] and [`Db::create_table_with`],
 /// and for the exports ([`export`](super::export)): whether the table has a
@@ -131,7 +134,12 @@ impl TableOptions {
             .stream_view_type(StreamViewType::from(view.as_str()))
             .build()
             .map(Some)
-            .map_err(|e| Error::refused(format!("the stream setting could not be built: {e}")))
+            .map_err(|e| {
+                Error::refused(
+                    RefusedReason::Unbuildable,
+                    format!("the stream setting could not be built: {e}"),
+                )
+            })
     }
 
     /// On a table that already existed: enables the stream if it is off;
@@ -144,30 +152,26 @@ impl TableOptions {
         let Some(view) = self.stream else {
             return Ok(());
         };
-        let out = client
-            .describe_table()
-            .table_name(name)
-            .send()
-            .await
-            .map_err(|e| Error::from_sdk(e, 1))?;
+        let to = To::table(client, name);
+        let out = send(&to, DescribeTableInput::builder().table_name(name)).await?;
         let current = out
             .table()
             .and_then(|t| t.stream_specification())
             .filter(|s| s.stream_enabled());
         match current {
             Some(s) if s.stream_view_type().map(|v| v.as_str()) == Some(view.as_str()) => Ok(()),
-            Some(s) => Err(Error::refused(format!(
-                "table {name} already has a {} stream; turn it off first to get a {view} one",
-                s.stream_view_type().map_or("(unknown)", |v| v.as_str())
-            ))),
+            Some(s) => Err(Error::refused(
+                RefusedReason::TableDefinition,
+                format!(
+                    "table {name} already has a {} stream; turn it off first to get a {view} one",
+                    s.stream_view_type().map_or("(unknown)", |v| v.as_str())
+                ),
+            )),
             None => {
-                client
-                    .update_table()
+                let req = UpdateTableInput::builder()
                     .table_name(name)
-                    .stream_specification(spec)
-                    .send()
-                    .await
-                    .map_err(|e| Error::from_sdk(e, 1))?;
+                    .stream_specification(spec);
+                send(&to, req).await?;
                 super::wait_active(client, name).await
             }
         }

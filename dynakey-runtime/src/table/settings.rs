@@ -4,7 +4,7 @@
 //! CloudFormation and Terraform exports write, so a test table and the
 //! production table come from the same value.
 
-use crate::error::Error;
+use crate::error::{Error, RefusedReason};
 
 /// How the table is billed (`BillingMode`).
 ///
@@ -128,7 +128,10 @@ pub enum Encryption {
 
 /// Bad settings are refused with the setting, the value and the rule.
 fn refuse(setting: &str, value: impl std::fmt::Display, why: &str) -> Error {
-    Error::refused(format!("table option {setting} = {value}: {why}"))
+    Error::refused(
+        RefusedReason::TableDefinition,
+        format!("table option {setting} = {value}: {why}"),
+    )
 }
 
 impl super::TableOptions {

@@ -14,11 +14,11 @@ use crate::check::key_ref;
 use crate::codec::Item;
 use crate::db::Db;
 use crate::entity::Entity;
-use crate::error::{Error, ItemRef};
+use crate::error::{Error, ItemRef, RefusedReason};
 use crate::explain::Explain;
 use crate::key::Key;
-use crate::obs::Span;
 use crate::ops::into_future;
+use crate::send::{send_then, To};
 use crate::write::build_err;
 
 /// A get transaction (a consistent snapshot of up to 100 items, of any
@@ -107,10 +107,13 @@ impl TransactGet {
     /// The SDK input, checked (1 to 100 gets).
     fn request(&self) -> Result<TransactGetItemsInputBuilder, Error> {
         if self.items.is_empty() || self.items.len() > MAX_ACTIONS {
-            return Err(Error::refused(format!(
-                "a transaction takes 1 to {MAX_ACTIONS} gets, not {}",
-                self.items.len()
-            )));
+            return Err(Error::refused(
+                RefusedReason::ActionCount,
+                format!(
+                    "a transaction takes 1 to {MAX_ACTIONS} gets, not {}",
+                    self.items.len()
+                ),
+            ));
         }
         let mut gets = Vec::with_capacity(self.items.len());
         for (_, key) in &self.items {
@@ -121,9 +124,7 @@ impl TransactGet {
                 .map_err(build_err)?;
             gets.push(TransactGetItem::builder().get(g).build());
         }
-        Ok(TransactGetItemsInput::builder()
-            .set_transact_items(Some(gets))
-            .return_consumed_capacity(self.db.capacity.clone()))
+        Ok(TransactGetItemsInput::builder().set_transact_items(Some(gets)))
     }
 
     /// The SDK input of the transaction, without sending it.
@@ -168,12 +169,8 @@ impl TransactGet {
         let req = self.request()?;
         let (targets, keys): (Vec<ItemRef>, Vec<Item>) = self.items.into_iter().unzip();
         let n = targets.len();
-        let db = &self.db;
-        let span = Span::new("TransactGetItems", &db.table, None, None);
-        span.actions(n);
-        let res = match span.run(req.send_with(&db.client)).await {
+        send_then(&To::db(&self.db), req, |sent, attempts| match sent {
             Ok(out) => {
-                span.capacity(out.consumed_capacity());
                 let mut items: Vec<Option<Item>> = out
                     .responses()
                     .iter()
@@ -186,10 +183,10 @@ impl TransactGet {
                 Some(TransactGetItemsError::TransactionCanceledException(c)) => {
                     Err(cancel::canceled(c, &targets))
                 }
-                _ => Err(Error::from_sdk(e, db.sdk_attempts())),
+                _ => Err(Error::from_sdk(e, attempts)),
             },
-        };
-        span.end(res)
+        })
+        .await
     }
 }
 

@@ -198,6 +198,7 @@ pub fn incremental_export() -> Result<Vec<String>, Error> {
 
 fn refused(message: impl Into<String>) -> Error {
     Error::Refused {
+        reason: dynakey::RefusedReason::Other,
         message: message.into(),
     }
 }

@@ -230,6 +230,7 @@ pub async fn run(db: &Db) -> Result<Report, Error> {
         .consistent()
         .await?
         .ok_or_else(|| Error::Refused {
+            reason: dynakey::RefusedReason::Other,
             message: "no current version".into(),
         })?;
     let n2 = write_version(db, "logo", 2, &second).await?;

@@ -44,6 +44,7 @@ impl Tenant {
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
         if !ok {
             return Err(Error::Refused {
+                reason: dynakey::RefusedReason::Other,
                 message: format!("tenant name {tenant:?}: use a-z, 0-9 and -"),
             });
         }

@@ -220,6 +220,7 @@ pub async fn run(db: &Db) -> Result<Report, Error> {
     let mut concurrent_writes = 0;
     for w in writers {
         concurrent_writes += w.await.map_err(|e| Error::Refused {
+            reason: dynakey::RefusedReason::Other,
             message: format!("a writer panicked: {e}"),
         })??;
     }
@@ -241,6 +242,7 @@ pub async fn run(db: &Db) -> Result<Report, Error> {
         .send()
         .await
         .map_err(|e| Error::Refused {
+            reason: dynakey::RefusedReason::Other,
             message: format!("scan: {e}"),
         })?;
     let leftover_synthetic = raw

@@ -84,6 +84,7 @@ pub async fn run(db: &Db) -> Result<Report, Error> {
         .count()
         .await?;
     let newest = page.items.first().ok_or_else(|| Error::Refused {
+        reason: dynakey::RefusedReason::Other,
         message: "room ann is empty".into(),
     })?;
     let key = newest.item_key()?.sk().unwrap_or_default().to_owned();

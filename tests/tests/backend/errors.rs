@@ -78,8 +78,11 @@ async fn answers_keep_the_sdk_error_as_their_source() {
 #[tokio::test]
 async fn refusals_before_sending_are_not_validation_errors() {
     let f = fixture().await;
-    let refused = |err: &Error| {
-        assert!(matches!(err, Error::Refused { .. }), "{err:?}");
+    let refused = |err: &Error, why: dynakey::RefusedReason| {
+        assert!(
+            matches!(err, Error::Refused { reason, .. } if *reason == why),
+            "{err:?}"
+        );
         assert!(err.source().is_none());
         assert!(
             err.to_string().starts_with("refused before sending: "),
@@ -94,7 +97,7 @@ async fn refusals_before_sending_are_not_validation_errors() {
         )
         .await
         .unwrap_err();
-    refused(&err);
+    refused(&err, dynakey::RefusedReason::InvalidExpression);
     assert!(err.to_string().contains(":b has no value"), "{err}");
     // IN with more than 100 values.
     let err =
@@ -103,16 +106,19 @@ async fn refusals_before_sending_are_not_validation_errors() {
             .all()
             .await
             .unwrap_err();
-    refused(&err);
+    refused(&err, dynakey::RefusedReason::InvalidExpression);
     // An empty transaction.
-    refused(&f.db.transact_write().await.unwrap_err());
+    refused(
+        &f.db.transact_write().await.unwrap_err(),
+        dynakey::RefusedReason::ActionCount,
+    );
     // Return values in a transaction.
     let err =
         f.db.transact_write()
             .put_with(&note("ann", 1), |p| p.return_old())
             .await
             .unwrap_err();
-    refused(&err);
+    refused(&err, dynakey::RefusedReason::Unsupported);
     assert!(
         err.to_string().contains("NOTE USER#ann / NOTE#000001"),
         "{err}"

@@ -283,7 +283,16 @@ async fn validation_errors_are_matched_by_code() {
         )
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::Refused { .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            Error::Refused {
+                reason: dynakey::RefusedReason::InvalidExpression,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
     assert!(std::error::Error::source(&err).is_none());
     // Other SDK errors are kept.
     let err = f

@@ -98,7 +98,16 @@ async fn more_than_100_actions_are_refused_before_sending() {
         tx = tx.put(&note("ann", id));
     }
     let err = tx.send().await.unwrap_err();
-    assert!(matches!(err, Error::Refused { .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            Error::Refused {
+                reason: dynakey::RefusedReason::ActionCount,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
     let mut tx = f.db.transact_write();
     for id in 0..100 {
         tx = tx.put(&note("ann", id));

@@ -95,7 +95,7 @@ async fn a_table_without_a_stream_is_refused() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&err, Error::Refused { message } if message.contains("has no stream")),
+        matches!(&err, Error::Refused { reason: dynakey::RefusedReason::TableDefinition, message } if message.contains("has no stream")),
         "{err}"
     );
     done(&b, &db).await;

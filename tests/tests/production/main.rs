@@ -5,6 +5,7 @@
 mod capture;
 mod cost;
 mod explain;
+mod send_path;
 mod spy;
 mod stale;
 mod tracing_spans;

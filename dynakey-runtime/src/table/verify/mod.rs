@@ -12,6 +12,8 @@ pub use fix::SyncReport;
 pub use report::{Difference, KeyElement, LiveProjection, LiveTtl, Remedy, TableReport};
 
 use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+use aws_sdk_dynamodb::operation::describe_continuous_backups::DescribeContinuousBackupsInput;
+use aws_sdk_dynamodb::operation::describe_time_to_live::DescribeTimeToLiveInput;
 use aws_sdk_dynamodb::types::{
     KeySchemaElement, PointInTimeRecoveryStatus, Projection, ProjectionType, TableDescription,
     TimeToLiveStatus,
@@ -22,6 +24,7 @@ use super::{IndexDef, Plan, TableOptions};
 use crate::db::Db;
 use crate::entity::{EntityMeta, IndexKind};
 use crate::error::Error;
+use crate::send::{send_or_none, To};
 
 fn elements(ks: &[KeySchemaElement]) -> Vec<KeyElement> {
     ks.iter()
@@ -327,30 +330,16 @@ impl Db {
             differences: Vec::new(),
             unchecked: Vec::new(),
         };
-        let described = self.client().describe_table().table_name(name).send().await;
-        let table = match described {
-            Ok(out) => out
-                .table
-                .unwrap_or_else(|| TableDescription::builder().build()),
-            Err(e)
-                if e.as_service_error()
-                    .is_some_and(|s| s.is_resource_not_found_exception()) =>
-            {
-                report.differences.push(Difference::MissingTable);
-                return Ok(report);
-            }
-            Err(e) => return Err(Error::from_sdk(e, 1)),
+        let Some(table) = super::describe(self.client(), name).await? else {
+            report.differences.push(Difference::MissingTable);
+            return Ok(report);
         };
+        let to = To::table(self.client(), name);
         report.differences = table_differences(&table, &plan, options);
         if let Some(ttl) = plan.ttl {
-            match self
-                .client()
-                .describe_time_to_live()
-                .table_name(name)
-                .send()
-                .await
-            {
-                Ok(out) => {
+            let req = DescribeTimeToLiveInput::builder().table_name(name);
+            match send_or_none(&to, req, |e| unsupported(e.code())).await? {
+                Some(out) => {
                     let d = out.time_to_live_description();
                     let on = d.and_then(|d| d.time_to_live_status()).is_some_and(|s| {
                         matches!(s, TimeToLiveStatus::Enabled | TimeToLiveStatus::Enabling)
@@ -367,21 +356,15 @@ impl Db {
                         });
                     }
                 }
-                Err(e) if unsupported(e.code()) => report
+                None => report
                     .unchecked
                     .push("TTL: the backend has no DescribeTimeToLive".into()),
-                Err(e) => return Err(Error::from_sdk(e, 1)),
             }
         }
         if let Some(pitr) = options.point_in_time_recovery {
-            match self
-                .client()
-                .describe_continuous_backups()
-                .table_name(name)
-                .send()
-                .await
-            {
-                Ok(out) => {
+            let req = DescribeContinuousBackupsInput::builder().table_name(name);
+            match send_or_none(&to, req, |e| unsupported(e.code())).await? {
+                Some(out) => {
                     let p = out
                         .continuous_backups_description()
                         .and_then(|c| c.point_in_time_recovery_description());
@@ -401,10 +384,9 @@ impl Db {
                         });
                     }
                 }
-                Err(e) if unsupported(e.code()) => report.unchecked.push(
+                None => report.unchecked.push(
                     "point-in-time recovery: the backend has no DescribeContinuousBackups".into(),
                 ),
-                Err(e) => return Err(Error::from_sdk(e, 1)),
             }
         }
         report
