@@ -38,6 +38,7 @@ pub use crate::key::{
 };
 pub use crate::query::{Projection, SameField};
 pub use crate::rules::{check_entity, check_field};
+pub use crate::vector::{Distance, VectorFilter, VectorIndexMeta, VectorScope, VectorValue};
 
 pub use std::sync::OnceLock;
 
@@ -519,5 +520,8 @@ pub mod names {
         Table as __dk_Table, Ttl as __dk_Ttl, Unversioned as __dk_Unversioned,
         UpdateCore as __dk_UpdateCore, UpdateMode as __dk_UpdateMode,
         UpdateParts as __dk_UpdateParts, UpdateTarget as __dk_UpdateTarget, Upsert as __dk_Upsert,
+        Distance as __dk_Distance, VectorFilter as __dk_VectorFilter,
+        VectorIndexMeta as __dk_VectorIndexMeta, VectorScope as __dk_VectorScope,
+        VectorValue as __dk_VectorValue,
     };
 }

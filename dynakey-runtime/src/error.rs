@@ -166,6 +166,9 @@ pub enum Error {
         /// The value taken, as its guard stores it.
         value: String,
     },
+    /// A vector search refused before sending (transparent): see
+    /// [`VectorSearchError`](crate::vector::VectorSearchError).
+    VectorSearch(crate::vector::VectorSearchError),
     /// Any other error of the AWS SDK, kept as it was (transparent).
     Sdk(BoxError),
 }
@@ -244,6 +247,7 @@ impl fmt::Display for Error {
                 value,
             } => write!(f, "{entity}.{field} {value:?} is already taken"),
             Self::Change(e) => e.fmt(f),
+            Self::VectorSearch(e) => e.fmt(f),
             Self::Sdk(e) => e.fmt(f),
         }
     }

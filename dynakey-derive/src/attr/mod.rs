@@ -9,8 +9,10 @@
 
 mod keys;
 mod options;
+mod vector;
 
 pub use keys::{keys, IndexKind, NativeList, RawIndex, RawKeys};
+pub use vector::{vectors, RawVector};
 pub use options::{
     crate_path, entity, field, projection, table, value_container, variant, FieldOpts,
 };
