@@ -4,7 +4,7 @@ mod apply;
 pub mod export;
 mod options;
 mod settings;
-mod vector;
+pub(crate) mod vector;
 pub mod verify;
 
 use std::collections::BTreeMap;

@@ -4,8 +4,11 @@
 //! every difference and what fixes it (see [`Remedy`]).
 
 mod report;
+mod vector;
 
-pub use report::{Difference, KeyElement, LiveProjection, LiveTtl, Remedy, TableReport};
+pub use report::{
+    Difference, KeyElement, LiveProjection, LiveTtl, Remedy, TableReport, VectorAspect,
+};
 
 use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 use aws_sdk_dynamodb::types::{
@@ -189,6 +192,7 @@ fn table_differences(t: &TableDescription, plan: &Plan, options: &TableOptions) 
             });
         }
     }
+    out.extend(vector::vector_differences(t, plan, &table_keys));
     if let Some(view) = options.stream {
         let live = t
             .stream_specification()
