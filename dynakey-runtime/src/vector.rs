@@ -2,20 +2,51 @@
 //! `CreateTable`, searched with `SearchVectors`), declared on the entity and
 //! searched through a typed call.
 //!
-//! ```ignore
-//! #[derive(DynamoEntity)]
-//! #[dynamo(entity = "TICKET")]
+//! ```
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! # use dynakey_derive::DynamoEntity;
+//! #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+//! #[dynamo(crate = "dynakey_runtime", entity = "TICKET")]
 //! #[pk("TENANT#<tenant>")]
 //! #[sk("TICKET#<id>")]
 //! #[vector_index("BySimilar", vector = embedding, dimensions = 3, distance = "COSINE",
 //!                scope(tenant), filter(status))]
 //! struct Ticket { tenant: String, id: String, status: String, embedding: Option<[f32; 3]> }
 //!
-//! let hits = db.search(Ticket::by_similar("acme")?, &[0.1, 0.2, 0.3])
+//! use dynakey_runtime::Entity;
+//! let backend = dynakey_runtime::local::memory().unwrap();
+//! let db = backend.db("tickets");
+//! db.create_table(&[Ticket::META]).await.unwrap(); // with the vector index
+//! let t = |id: &str, status: &str, v| Ticket {
+//!     tenant: "acme".into(), id: id.into(), status: status.into(), embedding: Some(v),
+//! };
+//! db.put(&t("1", "open", [0.9, 0.1, 0.0])).await.unwrap();
+//! db.put(&t("2", "closed", [0.8, 0.2, 0.0])).await.unwrap();
+//! let hits = db
+//!     .search(Ticket::by_similar("acme").unwrap(), &[1.0, 0.0, 0.0])
 //!     .top_k(5)
 //!     .filter(|f| f.status.eq("open"))
-//!     .await?;
-//! for hit in hits { println!("{} {}", hit.item.id, hit.score); }
+//!     .await
+//!     .unwrap();
+//! assert_eq!(hits.len(), 1);
+//! assert_eq!(hits[0].item.id, "1");
+//! assert!(hits[0].score < 0.1); // COSINE: a distance, near 0
+//! # });
+//! ```
+//!
+//! A search vector of another length than the field's array does not
+//! compile:
+//!
+//! ```compile_fail
+//! # async fn f(db: dynakey_runtime::Db) {
+//! # use dynakey_derive::DynamoEntity;
+//! # #[derive(DynamoEntity)]
+//! # #[dynamo(crate = "dynakey_runtime", entity = "T")]
+//! # #[pk("T#<id>")]
+//! # #[vector_index("ByV", vector = v, dimensions = 3, distance = "COSINE")]
+//! # struct T { id: String, v: [f32; 3] }
+//! db.search(T::by_v(), &[1.0, 0.0]).await;
+//! # }
 //! ```
 //!
 //! What the derive checks (DYNA6xx) and what the search holds by type:

@@ -99,7 +99,9 @@ fn ids<T>(hits: &[dynakey::vector::Scored<T>], id: impl Fn(&T) -> &str) -> Vec<S
 
 #[tokio::test]
 async fn an_item_just_written_is_found_by_its_own_vector() {
-    let Some((_b, db)) = table().await else { return };
+    let Some((_b, db)) = table().await else {
+        return;
+    };
     let mine = ticket("1", "acme", "open", 1, [0.9, 0.1, 0.2]);
     db.put(&mine).await.unwrap();
     db.put(&ticket("2", "acme", "open", 1, [-0.5, 0.7, 0.1]))
@@ -118,7 +120,9 @@ async fn an_item_just_written_is_found_by_its_own_vector() {
 
 #[tokio::test]
 async fn a_scope_never_returns_another_tenants_item() {
-    let Some((_b, db)) = table().await else { return };
+    let Some((_b, db)) = table().await else {
+        return;
+    };
     for (i, tenant) in ["acme", "globex", "acme", "globex"].iter().enumerate() {
         // The same vector everywhere: only the scope tells them apart.
         db.put(&ticket(&i.to_string(), tenant, "open", 1, [1.0, 1.0, 0.0]))
@@ -136,12 +140,20 @@ async fn a_scope_never_returns_another_tenants_item() {
 
 #[tokio::test]
 async fn filters_hold_for_every_result() {
-    let Some((_b, db)) = table().await else { return };
+    let Some((_b, db)) = table().await else {
+        return;
+    };
     for i in 0..8u8 {
         let status = if i % 2 == 0 { "open" } else { "closed" };
-        db.put(&ticket(&i.to_string(), "acme", status, i % 3, [1.0, f32::from(i), 0.5]))
-            .await
-            .unwrap();
+        db.put(&ticket(
+            &i.to_string(),
+            "acme",
+            status,
+            i % 3,
+            [1.0, f32::from(i), 0.5],
+        ))
+        .await
+        .unwrap();
     }
     let open = db
         .search(Ticket::by_similar("acme").unwrap(), &[1.0, 2.0, 0.5])
@@ -164,11 +176,19 @@ async fn filters_hold_for_every_result() {
 
 #[tokio::test]
 async fn top_k_bounds_the_count() {
-    let Some((_b, db)) = table().await else { return };
+    let Some((_b, db)) = table().await else {
+        return;
+    };
     for i in 0..8u8 {
-        db.put(&ticket(&i.to_string(), "acme", "open", 1, [f32::from(i), 1.0, 1.0]))
-            .await
-            .unwrap();
+        db.put(&ticket(
+            &i.to_string(),
+            "acme",
+            "open",
+            1,
+            [f32::from(i), 1.0, 1.0],
+        ))
+        .await
+        .unwrap();
     }
     for k in [1, 3, 8] {
         let hits = db
@@ -176,13 +196,19 @@ async fn top_k_bounds_the_count() {
             .top_k(k)
             .await
             .unwrap();
-        assert!(!hits.is_empty() && hits.len() <= k as usize, "{k}: {}", hits.len());
+        assert!(
+            !hits.is_empty() && hits.len() <= k as usize,
+            "{k}: {}",
+            hits.len()
+        );
     }
 }
 
 #[tokio::test]
 async fn a_write_that_changes_the_vector_scope_or_filter_moves_the_item() {
-    let Some((_b, db)) = table().await else { return };
+    let Some((_b, db)) = table().await else {
+        return;
+    };
     let search = |tenant: &'static str, v: [f32; 3], status: &'static str| {
         let db = db.clone();
         async move {
@@ -225,7 +251,9 @@ async fn a_write_that_changes_the_vector_scope_or_filter_moves_the_item() {
 
 #[tokio::test]
 async fn an_item_without_a_vector_is_never_returned() {
-    let Some((_b, db)) = table().await else { return };
+    let Some((_b, db)) = table().await else {
+        return;
+    };
     let mut sparse = ticket("none", "acme", "open", 1, [0.0; 3]);
     sparse.embedding = None;
     db.put(&sparse).await.unwrap();
@@ -244,7 +272,9 @@ async fn an_item_without_a_vector_is_never_returned() {
 
 #[tokio::test]
 async fn an_index_holding_less_is_read_as_a_projection_or_keys() {
-    let Some((_b, db)) = table().await else { return };
+    let Some((_b, db)) = table().await else {
+        return;
+    };
     let note = Note {
         id: "n1".into(),
         title: "printer on fire".into(),
@@ -308,7 +338,11 @@ async fn a_search_dynamodb_would_refuse_is_refused_before_sending() {
         VectorSearchReason::FilterTwice { attr: "status" }
     );
     // A `Vec<f32>` field: its length is checked at run time.
-    match db.search(Note::by_text(), &vec![1.0, 2.0, 3.0]).keys_only().await {
+    match db
+        .search(Note::by_text(), &vec![1.0, 2.0, 3.0])
+        .keys_only()
+        .await
+    {
         Err(Error::VectorSearch(e)) => assert_eq!(
             e.reason,
             VectorSearchReason::Dimensions {
@@ -343,11 +377,24 @@ async fn create_table_refuses_what_dynamodb_would_before_sending() {
     };
     let provisioned = TableOptions::default().billing(Billing::Provisioned { read: 1, write: 1 });
     let m = refused(create_table_with(local.client(), "p", &[Ticket::META], &provisioned).await);
-    assert!(m.contains("BySimilar") && m.contains("PAY_PER_REQUEST"), "{m}");
-    let m = refused(
-        create_table_with(local.client(), "d", &[Ticket::META, Article::META], &TableOptions::default()).await,
+    assert!(
+        m.contains("BySimilar") && m.contains("PAY_PER_REQUEST"),
+        "{m}"
     );
-    assert!(m.contains("`embedding` with 3 and 2 dimensions") || m.contains("`embedding` with 2 and 3 dimensions"), "{m}");
+    let m = refused(
+        create_table_with(
+            local.client(),
+            "d",
+            &[Ticket::META, Article::META],
+            &TableOptions::default(),
+        )
+        .await,
+    );
+    assert!(
+        m.contains("`embedding` with 3 and 2 dimensions")
+            || m.contains("`embedding` with 2 and 3 dimensions"),
+        "{m}"
+    );
     // Nothing was created.
     let tables = local.client().list_tables().send().await.unwrap();
     assert!(tables.table_names().is_empty());
@@ -360,10 +407,17 @@ fn the_metadata_describes_the_index() {
         (v.vector_attr, v.dimensions, v.distance),
         ("embedding", 3, Distance::Cosine)
     );
-    let schema: Vec<_> = v.schema_attrs().map(|(a, t, h)| (a, t.as_str(), h)).collect();
+    let schema: Vec<_> = v
+        .schema_attrs()
+        .map(|(a, t, h)| (a, t.as_str(), h))
+        .collect();
     assert_eq!(
         schema,
-        [("tenant", "S", true), ("status", "S", false), ("priority", "N", false)]
+        [
+            ("tenant", "S", true),
+            ("status", "S", false),
+            ("priority", "N", false)
+        ]
     );
     let n = Note::META.vector("ByText").unwrap();
     assert!(n.scope().is_none());

@@ -72,10 +72,20 @@ async fn differences(made: &dynakey::EntityMeta, code: &dynakey::EntityMeta) -> 
 async fn verify_table_names_each_vector_difference() {
     assert!(differences(Article::META, Article::META).await.is_empty());
     let d = differences(Plain::META, Article::META).await;
-    assert_eq!(d, [Difference::MissingVectorIndex { index: "Like".into() }]);
+    assert_eq!(
+        d,
+        [Difference::MissingVectorIndex {
+            index: "Like".into()
+        }]
+    );
     assert_eq!(d[0].remedy(), Remedy::SyncTable);
     let d = differences(Article::META, Plain::META).await;
-    assert_eq!(d, [Difference::ExtraVectorIndex { index: "Like".into() }]);
+    assert_eq!(
+        d,
+        [Difference::ExtraVectorIndex {
+            index: "Like".into()
+        }]
+    );
     assert!(!d[0].breaks_code());
     let aspect = |d: &[Difference]| match d {
         [Difference::VectorIndex {
@@ -87,12 +97,19 @@ async fn verify_table_names_each_vector_difference() {
         other => panic!("{other:?}"),
     };
     let d = differences(Article::META, OtherDimensions::META).await;
-    assert_eq!(aspect(&d), (VectorAspect::Dimensions, "3".into(), "2".into()));
+    assert_eq!(
+        aspect(&d),
+        (VectorAspect::Dimensions, "3".into(), "2".into())
+    );
     assert_eq!(d[0].remedy(), Remedy::RecreateIndex);
     let d = differences(Article::META, OtherDistance::META).await;
     assert_eq!(
         aspect(&d),
-        (VectorAspect::Distance, "DOT_PRODUCT".into(), "COSINE".into())
+        (
+            VectorAspect::Distance,
+            "DOT_PRODUCT".into(),
+            "COSINE".into()
+        )
     );
     let d = differences(Article::META, OtherSchema::META).await;
     assert_eq!(
@@ -103,7 +120,9 @@ async fn verify_table_names_each_vector_difference() {
             "shelf HASH".into()
         )
     );
-    assert!(d[0].to_string().contains("vector index Like has search schema shelf HASH"));
+    assert!(d[0]
+        .to_string()
+        .contains("vector index Like has search schema shelf HASH"));
 }
 
 #[tokio::test]

@@ -12,10 +12,10 @@ mod options;
 mod vector;
 
 pub use keys::{keys, IndexKind, NativeList, RawIndex, RawKeys};
-pub use vector::{vectors, RawVector};
 pub use options::{
     crate_path, entity, field, projection, table, value_container, variant, FieldOpts,
 };
+pub use vector::{vectors, RawVector};
 
 use crate::ctxt::Ctxt;
 

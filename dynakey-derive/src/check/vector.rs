@@ -182,10 +182,14 @@ fn vector_len(ty: &Type) -> Option<VectorLen> {
         Type::Path(p) if types::is_list(ty) => {
             let seg = p.path.segments.last()?;
             match &seg.arguments {
-                syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => match a.args.first() {
-                    Some(syn::GenericArgument::Type(t)) if is_f32(t) => Some(VectorLen::Runtime),
-                    _ => None,
-                },
+                syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => {
+                    match a.args.first() {
+                        Some(syn::GenericArgument::Type(t)) if is_f32(t) => {
+                            Some(VectorLen::Runtime)
+                        }
+                        _ => None,
+                    }
+                }
                 _ => None,
             }
         }
@@ -258,7 +262,21 @@ pub fn vectors(
             .iter()
             .find(|o| o.vector == model.vector && o.dimensions != model.dimensions)
         {
-            error(cx, raw.dimensions.as_ref().map_or(raw.name_span, |d| d.1), Code::Dimensions, format!("vector indexes `{}` and `{}` read field `{}` with {} and {} dimensions", other.name, model.name, fields[model.vector].name.text, other.dimensions, model.dimensions), "DynamoDB requires every vector index on one attribute to have the same dimensions".into());
+            error(
+                cx,
+                raw.dimensions.as_ref().map_or(raw.name_span, |d| d.1),
+                Code::Dimensions,
+                format!(
+                    "vector indexes `{}` and `{}` read field `{}` with {} and {} dimensions",
+                    other.name,
+                    model.name,
+                    fields[model.vector].name.text,
+                    other.dimensions,
+                    model.dimensions
+                ),
+                "DynamoDB requires every vector index on one attribute to have the same dimensions"
+                    .into(),
+            );
         }
         out.push(model);
     }
@@ -277,14 +295,17 @@ fn one(
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
     if !valid {
-        error(cx, raw.name_span, Code::Shape, format!("`{name}` is no index name DynamoDB takes"), "an index name has 3 to 255 characters among a-z, A-Z, 0-9, `_`, `.` and `-`".into());
+        error(
+            cx,
+            raw.name_span,
+            Code::Shape,
+            format!("`{name}` is no index name DynamoDB takes"),
+            "an index name has 3 to 255 characters among a-z, A-Z, 0-9, `_`, `.` and `-`".into(),
+        );
         return None;
     }
     let stem = snake(name);
-    if let Some((other, _)) = stems
-        .iter()
-        .find(|(other, s)| other == name || *s == stem)
-    {
+    if let Some((other, _)) = stems.iter().find(|(other, s)| other == name || *s == stem) {
         let message = if other == name {
             format!("an index named `{name}` is declared already")
         } else {
@@ -299,7 +320,13 @@ fn one(
     }
     stems.push((name.clone(), stem.clone()));
     let missing = |what: &str, example: &str| {
-        error(cx, raw.name_span, Code::Shape, format!("vector index `{name}` has no `{what}`"), format!("add `{example}`"));
+        error(
+            cx,
+            raw.name_span,
+            Code::Shape,
+            format!("vector index `{name}` has no `{what}`"),
+            format!("add `{example}`"),
+        );
     };
     if raw.vector.is_none() {
         missing("vector", "vector = embedding");
@@ -346,7 +373,13 @@ fn one(
                 Some(s) => format!("did you mean \"{s}\"? "),
                 None => String::new(),
             };
-            error(cx, *span, Code::Distance, format!("`{d}` is no distance function of DynamoDB"), format!("{hint}the distances are \"COSINE\", \"EUCLIDEAN\" and \"DOT_PRODUCT\""));
+            error(
+                cx,
+                *span,
+                Code::Distance,
+                format!("`{d}` is no distance function of DynamoDB"),
+                format!("{hint}the distances are \"COSINE\", \"EUCLIDEAN\" and \"DOT_PRODUCT\""),
+            );
         }
         found
     });
@@ -390,7 +423,16 @@ fn schema(
             return None;
         }
         if seen.contains(&i) {
-            error(cx, n.1, Code::Schema, format!("field `{}` is in the search schema of vector index `{name}` twice", f.name.text), "list each field once: as the scope or as a filter".into());
+            error(
+                cx,
+                n.1,
+                Code::Schema,
+                format!(
+                    "field `{}` is in the search schema of vector index `{name}` twice",
+                    f.name.text
+                ),
+                "list each field once: as the scope or as a filter".into(),
+            );
             return None;
         }
         seen.push(i);

@@ -26,7 +26,10 @@ fn filters_ident(e: &Entity, v: &VectorIndex) -> Ident {
 pub fn defs(e: &Entity) -> TokenStream {
     let mut out = TokenStream::new();
     for v in &e.vectors {
-        for (filters, list) in [(false, v.scope.iter().copied().collect::<Vec<_>>()), (true, v.filters.clone())] {
+        for (filters, list) in [
+            (false, v.scope.iter().copied().collect::<Vec<_>>()),
+            (true, v.filters.clone()),
+        ] {
             let name = list_name(v, filters);
             let attrs = list.iter().map(|&i| {
                 let f = &e.fields[i];
@@ -134,9 +137,10 @@ pub fn search_fns(e: &Entity) -> TokenStream {
                 let id = &e.fields[i].name.ident;
                 let param = super::native::param(e, i, id);
                 let ty = &e.fields[i].inner;
-                let body = body(e.stub, || {
-                    quote!(<#scope_ty>::__new(#n).__scoped::<#ty, _>(&#id))
-                });
+                let body = body(
+                    e.stub,
+                    || quote!(<#scope_ty>::__new(#n).__scoped::<#ty, _>(&#id)),
+                );
                 quote! {
                     #[doc = #doc]
                     pub fn #fname(#param) -> __dk_KeyResult<#scope_ty> #body

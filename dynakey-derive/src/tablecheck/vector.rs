@@ -79,7 +79,11 @@ impl MetaVector {
             && self.dimensions == o.dimensions
             && self.distance == o.distance
             && self.schema.len() == o.schema.len()
-            && self.schema.iter().zip(&o.schema).all(|(a, b)| same_attr(a, b))
+            && self
+                .schema
+                .iter()
+                .zip(&o.schema)
+                .all(|(a, b)| same_attr(a, b))
     }
 }
 
@@ -131,7 +135,11 @@ pub fn check(cx: &Ctxt, owner: &str, metas: &[MetaEntity], at: impl Fn(usize) ->
         }
     }
     for (j, e) in metas.iter().enumerate().filter(|(_, e)| !e.failed) {
-        for (k, o) in metas.iter().enumerate().filter(|(k, o)| *k != j && !o.failed) {
+        for (k, o) in metas
+            .iter()
+            .enumerate()
+            .filter(|(k, o)| *k != j && !o.failed)
+        {
             for v in &e.vectors {
                 if let Some(ix) = o.indexes.iter().find(|ix| ix.name == v.name) {
                     let kind = if ix.global { "global" } else { "local" };

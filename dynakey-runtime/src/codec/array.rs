@@ -35,24 +35,18 @@ impl<T: Attr, const N: usize> Attr for [T; N] {
 
     fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {
         let expected = || format!("L (list) of {N} elements");
-        let AttributeValue::L(list) = value else {
-            return Err(DecodeError::mismatch(path, &expected(), value));
-        };
-        if list.len() != N {
-            return Err(DecodeError::new(
+        match value {
+            AttributeValue::L(list) if list.len() != N => Err(DecodeError::new(
                 path,
                 expected(),
                 format!("a list of {} elements", list.len()),
-            ));
+            )),
+            // Read as a list (each element's path named in its errors),
+            // then made the array: the length was checked above.
+            AttributeValue::L(_) => Vec::<T>::from_attr(value, path)?
+                .try_into()
+                .map_err(|_| DecodeError::new(path, expected(), "a list of another length")),
+            other => Err(DecodeError::mismatch(path, &expected(), other)),
         }
-        let items: Vec<T> = list
-            .iter()
-            .enumerate()
-            .map(|(i, v)| T::from_attr(v, &path.index(i)))
-            .collect::<Result<_, _>>()?;
-        // The length was checked above, so the conversion cannot fail.
-        items
-            .try_into()
-            .map_err(|_| DecodeError::new(path, expected(), "a list of another length"))
     }
 }

@@ -13,8 +13,7 @@ use std::time::{Duration, Instant};
 use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::{
-    AttributeValue, CreateVectorIndexAction, DeleteVectorIndexAction, TableStatus,
-    VectorAttributeDefinition, VectorIndexUpdate,
+    AttributeValue, DeleteVectorIndexAction, TableStatus, VectorIndexUpdate,
 };
 
 use crate::db::Db;
@@ -55,21 +54,7 @@ pub(crate) async fn sync_vectors(
 
 async fn add(db: &Db, def: &VectorDef) -> Result<(), Error> {
     let m = def.meta;
-    let schema = def.search_schema()?;
-    let create = CreateVectorIndexAction::builder()
-        .index_name(m.name)
-        .vector_attribute(
-            VectorAttributeDefinition::builder()
-                .attribute_name(m.vector_attr)
-                .build()
-                .map_err(build_err)?,
-        )
-        .set_search_schema((!schema.is_empty()).then_some(schema))
-        .projection(def.sdk_projection())
-        .dimensions(i64::from(m.dimensions))
-        .distance_function(m.distance.sdk())
-        .build()
-        .map_err(build_err)?;
+    let create = def.sdk_create()?;
     let mut req = db.client().update_table().table_name(db.table_name());
     for (a, ty, _) in m.schema_attrs() {
         req = req.attribute_definitions(attribute_definition(a, ty)?);

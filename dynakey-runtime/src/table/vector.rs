@@ -3,8 +3,8 @@
 //! every entity that declares it, its projection the union of theirs.
 
 use aws_sdk_dynamodb::types::{
-    Projection, ProjectionType, SearchSchemaElement, SearchSchemaElementType,
-    VectorAttributeDefinition, VectorIndex,
+    CreateVectorIndexAction, Projection, ProjectionType, SearchSchemaElement,
+    SearchSchemaElementType, VectorAttributeDefinition, VectorIndex,
 };
 
 use super::{build_err, invalid};
@@ -118,6 +118,23 @@ impl VectorDef {
             .projection(self.sdk_projection())
             .dimensions(i64::from(m.dimensions))
             .distance_function(m.distance.sdk())
+            .build()
+            .map_err(build_err)
+    }
+}
+
+impl VectorDef {
+    /// The `UpdateTable` action adding the index: the same fields as
+    /// [`VectorDef::sdk`].
+    pub(crate) fn sdk_create(&self) -> Result<CreateVectorIndexAction, Error> {
+        let v = self.sdk()?;
+        CreateVectorIndexAction::builder()
+            .index_name(v.index_name)
+            .set_vector_attribute(v.vector_attribute)
+            .set_search_schema(v.search_schema)
+            .set_projection(v.projection)
+            .dimensions(v.dimensions)
+            .distance_function(v.distance_function)
             .build()
             .map_err(build_err)
     }

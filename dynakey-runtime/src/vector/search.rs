@@ -271,8 +271,10 @@ impl<E: Entity, K: KeyKind, F, D: Decoder> Search<E, K, F, D> {
     /// The request, or why it is refused before sending.
     fn request(
         &self,
-    ) -> Result<aws_sdk_dynamodb::operation::search_vectors::builders::SearchVectorsInputBuilder, Error>
-    {
+    ) -> Result<
+        aws_sdk_dynamodb::operation::search_vectors::builders::SearchVectorsInputBuilder,
+        Error,
+    > {
         let ix = self.index;
         if !(1..=limits::MAX_TOP_K).contains(&self.top_k) {
             return Err(self.refused(VectorSearchReason::TopK { value: self.top_k }));
@@ -392,7 +394,10 @@ impl<E: Entity, K: KeyKind, F, D: Decoder> Search<E, K, F, D> {
             }
         }
         let n = i32::try_from(results.len()).unwrap_or(i32::MAX);
-        span.counts(n, i32::try_from(out.search_results().len()).unwrap_or(i32::MAX));
+        span.counts(
+            n,
+            i32::try_from(out.search_results().len()).unwrap_or(i32::MAX),
+        );
         Ok(results)
     }
 }

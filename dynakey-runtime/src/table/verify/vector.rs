@@ -36,7 +36,11 @@ fn found_schema(live: &VectorIndexDescription) -> String {
 }
 
 /// How `live` differs from `def`, aspect by aspect.
-fn differences(def: &VectorDef, live: &VectorIndexDescription, table_keys: &[&str]) -> Vec<Difference> {
+fn differences(
+    def: &VectorDef,
+    live: &VectorIndexDescription,
+    table_keys: &[&str],
+) -> Vec<Difference> {
     let m = def.meta;
     let index = m.name.to_owned();
     let mut out = Vec::new();
@@ -51,12 +55,24 @@ fn differences(def: &VectorDef, live: &VectorIndexDescription, table_keys: &[&st
         }
     };
     let attr = live.vector_attribute().map(|a| a.attribute_name());
-    differ(VectorAspect::VectorAttribute, m.vector_attr.to_owned(), attr.unwrap_or("(none)").to_owned());
+    differ(
+        VectorAspect::VectorAttribute,
+        m.vector_attr.to_owned(),
+        attr.unwrap_or("(none)").to_owned(),
+    );
     let dims = live.dimensions().map_or("(none)".into(), |d| d.to_string());
     differ(VectorAspect::Dimensions, m.dimensions.to_string(), dims);
     let distance = live.distance_function().map_or("(none)", |d| d.as_str());
-    differ(VectorAspect::Distance, m.distance.as_str().to_owned(), distance.to_owned());
-    differ(VectorAspect::SearchSchema, expected_schema(def), found_schema(live));
+    differ(
+        VectorAspect::Distance,
+        m.distance.as_str().to_owned(),
+        distance.to_owned(),
+    );
+    differ(
+        VectorAspect::SearchSchema,
+        expected_schema(def),
+        found_schema(live),
+    );
     // What a search reads: the projection asked for, beyond the keys and
     // the search schema (which every vector index holds).
     let keys: Vec<&str> = table_keys
@@ -67,16 +83,28 @@ fn differences(def: &VectorDef, live: &VectorIndexDescription, table_keys: &[&st
     let found = live_projection(live.projection());
     let lacks = missing(&def.projection, &found, &keys);
     if !lacks.is_empty() {
-        differ(VectorAspect::Projection, lacks.join(", "), format!("{found}"));
+        differ(
+            VectorAspect::Projection,
+            lacks.join(", "),
+            format!("{found}"),
+        );
     }
     out
 }
 
 /// Every vector index difference between `t` and `plan`.
-pub(super) fn vector_differences(t: &TableDescription, plan: &Plan, table_keys: &[&str]) -> Vec<Difference> {
+pub(super) fn vector_differences(
+    t: &TableDescription,
+    plan: &Plan,
+    table_keys: &[&str],
+) -> Vec<Difference> {
     let mut out = Vec::new();
     for (name, def) in &plan.vectors {
-        match t.vector_indexes().iter().find(|v| v.index_name() == Some(*name)) {
+        match t
+            .vector_indexes()
+            .iter()
+            .find(|v| v.index_name() == Some(*name))
+        {
             Some(live) => out.extend(differences(def, live, table_keys)),
             None => out.push(Difference::MissingVectorIndex {
                 index: (*name).to_owned(),
@@ -86,7 +114,9 @@ pub(super) fn vector_differences(t: &TableDescription, plan: &Plan, table_keys: 
     for live in t.vector_indexes() {
         let n = live.index_name().unwrap_or_default();
         if !plan.vectors.contains_key(n) {
-            out.push(Difference::ExtraVectorIndex { index: n.to_owned() });
+            out.push(Difference::ExtraVectorIndex {
+                index: n.to_owned(),
+            });
         }
     }
     out
