@@ -7,8 +7,10 @@ use crate::key::Key;
 
 mod field;
 pub(crate) mod serde_field;
+mod vector_meta;
 
 pub use field::{FieldForm, FieldMeta};
+pub use vector_meta::{limits, Distance, VectorIndexMeta};
 
 pub use crate::key::native_attr::{KeyAttrType, NativeAttr, NativeKey};
 
@@ -121,7 +123,7 @@ pub struct EntityMeta {
     pub unique_scopes: &'static [(&'static str, &'static str)],
     /// The vector indexes (`#[vector_index(..)]`), searched with
     /// [`Db::search`](crate::Db::search): see [`crate::vector`].
-    pub vectors: &'static [crate::vector::VectorIndexMeta],
+    pub vectors: &'static [VectorIndexMeta],
 }
 
 impl EntityMeta {
@@ -219,16 +221,13 @@ impl EntityMeta {
 
     /// The vector indexes.
     #[doc(hidden)]
-    pub const fn __with_vectors(
-        mut self,
-        vectors: &'static [crate::vector::VectorIndexMeta],
-    ) -> Self {
+    pub const fn __with_vectors(mut self, vectors: &'static [VectorIndexMeta]) -> Self {
         self.vectors = vectors;
         self
     }
 
     /// The vector index named `name`.
-    pub fn vector(&self, name: &str) -> Option<&crate::vector::VectorIndexMeta> {
+    pub fn vector(&self, name: &str) -> Option<&VectorIndexMeta> {
         self.vectors.iter().find(|v| v.name == name)
     }
 

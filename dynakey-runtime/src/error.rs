@@ -28,6 +28,7 @@ pub(crate) mod change;
 mod copy;
 mod key;
 mod refs;
+mod vector;
 
 use std::fmt;
 
@@ -39,6 +40,8 @@ pub use key::{
     MAX_SORT_KEY_BYTES,
 };
 pub use refs::{CancelReason, ItemRef};
+pub(crate) use vector::MAX_TOP_K;
+pub use vector::{VectorSearchError, VectorSearchReason};
 
 use crate::codec::{DecodeError, Item};
 
@@ -168,7 +171,7 @@ pub enum Error {
     },
     /// A vector search refused before sending (transparent): see
     /// [`VectorSearchError`](crate::vector::VectorSearchError).
-    VectorSearch(crate::vector::VectorSearchError),
+    VectorSearch(VectorSearchError),
     /// Any other error of the AWS SDK, kept as it was (transparent).
     Sdk(BoxError),
 }

@@ -51,7 +51,8 @@ fn a_table_with_two_vector_indexes_exports_to_cloudformation_that_cfn_lint_passe
     // cfn-lint's E3039 wants exactly the key attributes defined; DynamoDB
     // wants the search schema's too: the resource says so to cfn-lint.
     assert_eq!(
-        cfn.template()["Resources"]["SupportTable"]["Metadata"]["cfn-lint"]["config"]["ignore_checks"],
+        cfn.template()["Resources"]["SupportTable"]["Metadata"]["cfn-lint"]["config"]
+            ["ignore_checks"],
         json!(["E3039"])
     );
 

@@ -15,7 +15,7 @@ pub use keys::{keys, IndexKind, NativeList, RawIndex, RawKeys};
 pub use options::{
     crate_path, entity, field, projection, table, value_container, variant, FieldOpts,
 };
-pub use vector::{vectors, RawVector};
+pub use vector::{vectors, RawProblem, RawVector};
 
 use crate::ctxt::Ctxt;
 

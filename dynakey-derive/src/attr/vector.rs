@@ -2,7 +2,8 @@
 //! "COSINE", scope(field), filter(a, b), projection = "INCLUDE(title)")]`,
 //! parsed by hand (it starts with a bare string literal, like `#[gsi]`).
 //! Syntax only: what the options mean is checked in `check::vector`, and
-//! every message of the family is there.
+//! every message of the family is there (this parser records its
+//! problems in [`RawVector::problems`] for it to report).
 
 use proc_macro2::Span;
 use syn::ext::IdentExt;
@@ -10,7 +11,6 @@ use syn::parse::ParseStream;
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Ident, LitInt, LitStr, Token};
 
-use crate::check::vector::{self as msg, Code};
 use crate::ctxt::Ctxt;
 use crate::model::TemplateLit;
 
@@ -28,13 +28,25 @@ pub struct RawVector {
     pub filter: Option<(Vec<Spanned>, Span)>,
     /// `projection = "KEYS_ONLY"` / `"INCLUDE(a, b)"` / `"ALL"`.
     pub projection: Option<TemplateLit>,
+    /// What did not parse, for `check::vector` to report.
+    pub problems: Vec<(RawProblem, Span)>,
+}
+
+/// A syntax problem of a `#[vector_index]`.
+pub enum RawProblem {
+    /// It does not start with the index name.
+    NoName,
+    /// An option given twice.
+    Twice(String),
+    /// An unknown option.
+    Unknown(String),
 }
 
 /// Every `#[vector_index(..)]` of an entity.
 pub fn vectors(cx: &Ctxt, attrs: &[Attribute]) -> Vec<RawVector> {
     let mut out = Vec::new();
     for attr in attrs.iter().filter(|a| a.path().is_ident("vector_index")) {
-        match attr.parse_args_with(|input: ParseStream<'_>| one(cx, input)) {
+        match attr.parse_args_with(one) {
             Ok(v) => out.push(v),
             Err(e) => cx.push(e),
         }
@@ -53,20 +65,27 @@ fn names(input: ParseStream<'_>) -> syn::Result<(Vec<Spanned>, Span)> {
     Ok((names, parens.span.join()))
 }
 
-fn one(cx: &Ctxt, input: ParseStream<'_>) -> syn::Result<RawVector> {
-    let name: LitStr = input
-        .parse()
-        .map_err(|e| syn::Error::new(e.span(), msg::text(Code::Shape, "#[vector_index] starts with the index name", "write #[vector_index(\"BySimilar\", vector = embedding, dimensions = 768, distance = \"COSINE\")]")))?;
+fn one(input: ParseStream<'_>) -> syn::Result<RawVector> {
     let mut v = RawVector {
-        name: name.value(),
-        name_span: name.span(),
+        name: String::new(),
+        name_span: input.span(),
         vector: None,
         dimensions: None,
         distance: None,
         scope: None,
         filter: None,
         projection: None,
+        problems: Vec::new(),
     };
+    match input.parse::<LitStr>() {
+        Ok(name) => (v.name, v.name_span) = (name.value(), name.span()),
+        Err(_) => {
+            v.problems.push((RawProblem::NoName, input.span()));
+            // The rest cannot be read as options of a named index.
+            let _: proc_macro2::TokenStream = input.parse()?;
+            return Ok(v);
+        }
+    }
     while !input.is_empty() {
         input.parse::<Token![,]>()?;
         if input.is_empty() {
@@ -74,9 +93,9 @@ fn one(cx: &Ctxt, input: ParseStream<'_>) -> syn::Result<RawVector> {
         }
         let key = Ident::parse_any(input)?;
         let k = key.to_string();
-        let twice = |given: bool| {
+        let twice = |given: bool, v: &mut RawVector| {
             if given {
-                msg::twice(cx, key.span(), &k, &v.name);
+                v.problems.push((RawProblem::Twice(k.clone()), key.span()));
             }
             given
         };
@@ -89,7 +108,7 @@ fn one(cx: &Ctxt, input: ParseStream<'_>) -> syn::Result<RawVector> {
                     &mut v.filter
                 };
                 if slot.is_some() {
-                    msg::twice(cx, key.span(), &k, &v.name);
+                    v.problems.push((RawProblem::Twice(k.clone()), key.span()));
                 } else {
                     *slot = Some(list);
                 }
@@ -97,28 +116,28 @@ fn one(cx: &Ctxt, input: ParseStream<'_>) -> syn::Result<RawVector> {
             "vector" => {
                 input.parse::<Token![=]>()?;
                 let field = Ident::parse_any(input)?;
-                if !twice(v.vector.is_some()) {
+                if !twice(v.vector.is_some(), &mut v) {
                     v.vector = Some((crate::unraw::Name::new(&field).text, field.span()));
                 }
             }
             "dimensions" => {
                 input.parse::<Token![=]>()?;
                 let n: LitInt = input.parse()?;
-                if !twice(v.dimensions.is_some()) {
+                if !twice(v.dimensions.is_some(), &mut v) {
                     v.dimensions = Some((n.base10_digits().to_owned(), n.span()));
                 }
             }
             "distance" => {
                 input.parse::<Token![=]>()?;
                 let d: LitStr = input.parse()?;
-                if !twice(v.distance.is_some()) {
+                if !twice(v.distance.is_some(), &mut v) {
                     v.distance = Some((d.value(), d.span()));
                 }
             }
             "projection" => {
                 input.parse::<Token![=]>()?;
                 let p: LitStr = input.parse()?;
-                if !twice(v.projection.is_some()) {
+                if !twice(v.projection.is_some(), &mut v) {
                     v.projection = Some(TemplateLit {
                         text: p.value(),
                         span: p.span(),
@@ -127,7 +146,8 @@ fn one(cx: &Ctxt, input: ParseStream<'_>) -> syn::Result<RawVector> {
                 }
             }
             _ => {
-                msg::unknown_option(cx, key.span(), &k);
+                v.problems
+                    .push((RawProblem::Unknown(k.clone()), key.span()));
                 // Skip the option's value, so the next one is read.
                 if input.peek(Token![=]) {
                     input.parse::<Token![=]>()?;

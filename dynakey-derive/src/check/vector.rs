@@ -17,7 +17,7 @@
 use proc_macro2::Span;
 use syn::Type;
 
-use crate::attr::{RawKeys, RawVector};
+use crate::attr::{RawKeys, RawProblem, RawVector};
 use crate::ctxt::Ctxt;
 use crate::model::{Field, FieldRole, VectorIndex, VectorLen};
 use crate::render::{did_you_mean, field_help};
@@ -81,8 +81,19 @@ fn error(cx: &Ctxt, span: Span, code: Code, message: String, help: String) {
     cx.error(span, text(code, &message, &help));
 }
 
+/// What the parser could not read (DYNA600).
+fn problems(cx: &Ctxt, raw: &RawVector) {
+    for (p, span) in &raw.problems {
+        match p {
+            RawProblem::NoName => error(cx, *span, Code::Shape, "#[vector_index] starts with the index name".into(), "write #[vector_index(\"BySimilar\", vector = embedding, dimensions = 768, distance = \"COSINE\")]".into()),
+            RawProblem::Twice(option) => twice(cx, *span, option, &raw.name),
+            RawProblem::Unknown(option) => unknown_option(cx, *span, option),
+        }
+    }
+}
+
 /// An option given twice (DYNA600).
-pub fn twice(cx: &Ctxt, span: Span, option: &str, index: &str) {
+fn twice(cx: &Ctxt, span: Span, option: &str, index: &str) {
     error(
         cx,
         span,
@@ -102,7 +113,7 @@ const OPTIONS: &[&str] = &[
 ];
 
 /// An unknown option (DYNA600).
-pub fn unknown_option(cx: &Ctxt, span: Span, found: &str) {
+fn unknown_option(cx: &Ctxt, span: Span, found: &str) {
     let hint = match did_you_mean(found, OPTIONS.iter().copied()) {
         Some(s) => format!("did you mean `{s}`? "),
         None => String::new(),
@@ -251,6 +262,14 @@ pub fn vectors(
         .map(|ix| (ix.name.clone(), snake(&ix.name)))
         .collect();
     for (n, raw) in raws.iter().enumerate() {
+        problems(cx, raw);
+        if raw
+            .problems
+            .iter()
+            .any(|(p, _)| matches!(p, RawProblem::NoName))
+        {
+            continue;
+        }
         if n == MAX_PER_TABLE {
             error(cx, raw.name_span, Code::Limit, format!("`{entity}` declares {} vector indexes; DynamoDB allows {MAX_PER_TABLE} per table", raws.len()), "search one index with different filters instead of adding one".into());
         }

@@ -14,7 +14,11 @@ use crate::db::Db;
 use crate::entity::{Entity, EntityMeta};
 use crate::error::{Error, KeyFormatError};
 use crate::key::{KeyKind, NativeArg};
-use crate::query::{Decoder, KeysOnly, Projected, Projection, ReadsThrough, Typed};
+use crate::query::{Decoder, KeysOnly, Projected, Projection, ReadFrom, Typed};
+
+/// The types a handle is of, holding none of them (`fn() -> T`: `Send`,
+/// `Sync` and covariant whatever `T` is).
+type Types<T> = PhantomData<fn() -> T>;
 
 /// One result of a search: the item (decoded) and its score (see
 /// [`Distance`](super::Distance) for which way is nearer).
@@ -35,7 +39,7 @@ pub struct Scored<T> {
 pub struct VectorScope<E, V: ?Sized, K, F> {
     index: &'static VectorIndexMeta,
     scope: Option<AttributeValue>,
-    _types: PhantomData<fn() -> (E, K, F, Box<V>)>,
+    _types: Types<(E, K, F, *const V)>,
 }
 
 impl<E, V: ?Sized, K, F> Clone for VectorScope<E, V, K, F> {
@@ -92,7 +96,7 @@ impl<E: Entity, V: VectorValue + ?Sized, K: KeyKind, F> VectorScope<E, V, K, F> 
 /// the index whose handles are `F` (`f.status` in `.filter(|f| ..)`).
 pub struct VectorFilter<F, T: ?Sized> {
     attr: &'static str,
-    _types: PhantomData<fn() -> (F, Box<T>)>,
+    _types: Types<(F, *const T)>,
 }
 
 impl<F, T: ?Sized> Clone for VectorFilter<F, T> {
@@ -364,7 +368,7 @@ impl<E: Entity, K: KeyKind, F, D: Decoder> Search<E, K, F, D> {
     /// left out, so a search may return fewer than `top_k`).
     pub async fn send(self) -> Result<Vec<Scored<D::Out>>, Error>
     where
-        D: ReadsThrough<K>,
+        D: ReadFrom<K>,
     {
         let req = self.request()?;
         let db = &self.db;
@@ -425,7 +429,7 @@ fn same_entity(meta: &EntityMeta, item: &Item) -> bool {
     }
 }
 
-impl<E: Entity, K: KeyKind, F: 'static, D: ReadsThrough<K>> std::future::IntoFuture
+impl<E: Entity, K: KeyKind, F: 'static, D: ReadFrom<K>> std::future::IntoFuture
     for Search<E, K, F, D>
 {
     type Output = Result<Vec<Scored<D::Out>>, Error>;

@@ -12,6 +12,11 @@ struct Doc {
 }
 
 async fn search(db: Db) {
+    let _ = db.search(Doc::by_text(), &[0.5, 0.5]).send().await;
+}
+
+// Awaiting the search itself is the same mistake.
+async fn search_awaited(db: Db) {
     let _ = db.search(Doc::by_text(), &[0.5, 0.5]).await;
 }
 

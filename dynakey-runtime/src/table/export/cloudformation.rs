@@ -259,7 +259,10 @@ pub fn cloudformation(
     // attribute definitions"), while cfn-lint 1.58's E3039 still wants
     // AttributeDefinitions to be exactly the key schemas' attributes: the
     // table holds DynamoDB's rule and tells cfn-lint so.
-    if m.vectors.iter().any(|v| v.meta.schema_attrs().next().is_some()) {
+    if m.vectors
+        .iter()
+        .any(|v| v.meta.schema_attrs().next().is_some())
+    {
         resource["Metadata"] = json!({"cfn-lint": {"config": {"ignore_checks": ["E3039"]}}});
     }
     let mut outputs = Map::new();

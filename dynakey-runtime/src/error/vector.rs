@@ -2,6 +2,10 @@
 
 use std::fmt;
 
+/// The most results of one vector search (`SearchVectors`' captured
+/// answer for 101).
+pub(crate) const MAX_TOP_K: u32 = 100;
+
 /// A vector search refused before sending: which entity and index, and
 /// why ([`VectorSearchReason`]).
 ///
@@ -60,7 +64,7 @@ impl fmt::Display for VectorSearchError {
             VectorSearchReason::TopK { value } => write!(
                 f,
                 "top_k {value} is outside DynamoDB's 1..={}",
-                super::limits::MAX_TOP_K
+                MAX_TOP_K
             ),
             VectorSearchReason::Dimensions { expected, found } => write!(
                 f,
