@@ -10,9 +10,23 @@ pub(crate) const MAX_TOP_K: u32 = 100;
 /// why ([`VectorSearchReason`]).
 ///
 /// ```
-/// use dynakey_runtime::vector::{VectorSearchError, VectorSearchReason};
-/// let e = VectorSearchError { entity: "Ticket", index: "BySimilar", reason: VectorSearchReason::TopK { value: 0 } };
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "TICKET")]
+/// # #[pk("TICKET#<id>")]
+/// # #[vector_index("BySimilar", vector = v, dimensions = 2, distance = "COSINE")]
+/// # struct Ticket { id: String, v: [f32; 2] }
+/// use dynakey_runtime::vector::VectorSearchReason;
+/// use dynakey_runtime::Error;
+/// let backend = dynakey_runtime::local::memory().unwrap();
+/// let db = backend.db("no-table-needed");
+/// let Err(Error::VectorSearch(e)) = db.search(Ticket::by_similar(), &[1.0, 0.0]).top_k(0).await else {
+///     panic!("refused before sending")
+/// };
+/// assert_eq!(e.reason, VectorSearchReason::TopK { value: 0 });
 /// assert_eq!(e.to_string(), "vector search Ticket.BySimilar refused: top_k 0 is outside DynamoDB's 1..=100");
+/// # });
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
