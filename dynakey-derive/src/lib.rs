@@ -75,7 +75,7 @@ fn strict<M>(
 /// Derives `dynakey::Entity`, typed keys, sort-key conditions, key
 /// parsers and typed updates from `#[pk]`, `#[sk]`, `#[gsi]` and `#[lsi]`
 /// templates. See the `dynakey` crate for the attribute reference.
-#[proc_macro_derive(DynamoEntity, attributes(dynamo, pk, sk, gsi, lsi))]
+#[proc_macro_derive(DynamoEntity, attributes(dynamo, pk, sk, gsi, lsi, vector_index))]
 pub fn derive_entity(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     derive(

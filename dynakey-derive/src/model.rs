@@ -13,6 +13,9 @@ use crate::template::Format;
 use crate::types::TypeKind;
 use crate::unraw::Name;
 
+mod vector;
+pub use vector::{VectorIndex, VectorLen};
+
 /// What a field is stored as: one role, the options being exclusive.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum FieldRole {
@@ -343,6 +346,8 @@ pub struct Entity {
     /// The indexes with native keys (not in `indexes`: they have no
     /// templates).
     pub natives: Vec<NativeIndex>,
+    /// The vector indexes (`#[vector_index(..)]`).
+    pub vectors: Vec<VectorIndex>,
     pub fields: Vec<Field>,
     pub update: UpdateModel,
     /// The entity's `#[dynamo(validate = path)]`.

@@ -38,6 +38,7 @@ pub use crate::key::{
 };
 pub use crate::query::{Projection, SameField};
 pub use crate::rules::{check_entity, check_field};
+pub use crate::vector::{Distance, VectorFilter, VectorIndexMeta, VectorScope, VectorValue};
 
 pub use std::sync::OnceLock;
 
@@ -511,11 +512,11 @@ pub mod names {
         Borrow as __dk_Borrow, CompleteUpdate as __dk_CompleteUpdate,
         CondResult as __dk_CondResult, Condition as __dk_Condition, Debug as __dk_Debug,
         DecodeError as __dk_DecodeError, Default as __dk_Default, Deref as __dk_Deref,
-        EncodeError as __dk_EncodeError, Entity as __dk_Entity, EntityMeta as __dk_EntityMeta,
-        Error as __dk_Error, Field as __dk_Field, FieldForm as __dk_FieldForm,
-        FieldMeta as __dk_FieldMeta, FmtResult as __dk_FmtResult, Formatter as __dk_Formatter,
-        Global as __dk_Global, GlobalPartial as __dk_GlobalPartial, IndexKeys as __dk_IndexKeys,
-        IndexKind as __dk_IndexKind, IndexMeta as __dk_IndexMeta,
+        Distance as __dk_Distance, EncodeError as __dk_EncodeError, Entity as __dk_Entity,
+        EntityMeta as __dk_EntityMeta, Error as __dk_Error, Field as __dk_Field,
+        FieldForm as __dk_FieldForm, FieldMeta as __dk_FieldMeta, FmtResult as __dk_FmtResult,
+        Formatter as __dk_Formatter, Global as __dk_Global, GlobalPartial as __dk_GlobalPartial,
+        IndexKeys as __dk_IndexKeys, IndexKind as __dk_IndexKind, IndexMeta as __dk_IndexMeta,
         IndexProjection as __dk_IndexProjection, IntoField as __dk_IntoField, Item as __dk_Item,
         ItemReader as __dk_ItemReader, ItemTemplate as __dk_ItemTemplate,
         ItemWriter as __dk_ItemWriter, Key as __dk_Key, KeyComplete as __dk_KeyComplete,
@@ -535,5 +536,7 @@ pub mod names {
         Unversioned as __dk_Unversioned, UpdateCore as __dk_UpdateCore,
         UpdateMode as __dk_UpdateMode, UpdateParts as __dk_UpdateParts,
         UpdateTarget as __dk_UpdateTarget, Upsert as __dk_Upsert,
+        VectorFilter as __dk_VectorFilter, VectorIndexMeta as __dk_VectorIndexMeta,
+        VectorScope as __dk_VectorScope, VectorValue as __dk_VectorValue,
     };
 }

@@ -7,8 +7,10 @@ use crate::key::Key;
 
 mod field;
 pub(crate) mod serde_field;
+mod vector_meta;
 
 pub use field::{FieldForm, FieldMeta};
+pub use vector_meta::{limits, Distance, VectorIndexMeta};
 
 pub use crate::key::native_attr::{KeyAttrType, NativeAttr, NativeKey};
 
@@ -119,6 +121,9 @@ pub struct EntityMeta {
     /// each with its scope's attribute: a value is held once per value of
     /// the scope (one email per tenant), by a guard keyed by both.
     pub unique_scopes: &'static [(&'static str, &'static str)],
+    /// The vector indexes (`#[vector_index(..)]`), searched with
+    /// [`Db::search`](crate::Db::search): see [`crate::vector`].
+    pub vectors: &'static [VectorIndexMeta],
 }
 
 impl EntityMeta {
@@ -150,6 +155,7 @@ impl EntityMeta {
             updated_at: None,
             unique: &[],
             unique_scopes: &[],
+            vectors: &[],
         }
     }
 
@@ -211,6 +217,18 @@ impl EntityMeta {
     ) -> Self {
         self.unique_scopes = scopes;
         self
+    }
+
+    /// The vector indexes.
+    #[doc(hidden)]
+    pub const fn __with_vectors(mut self, vectors: &'static [VectorIndexMeta]) -> Self {
+        self.vectors = vectors;
+        self
+    }
+
+    /// The vector index named `name`.
+    pub fn vector(&self, name: &str) -> Option<&VectorIndexMeta> {
+        self.vectors.iter().find(|v| v.name == name)
     }
 
     /// The attribute whose value scopes unique attribute `attr` (`None`:

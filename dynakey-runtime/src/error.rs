@@ -31,6 +31,7 @@ mod reach;
 mod refs;
 mod refused;
 mod throttle;
+mod vector;
 
 use std::fmt;
 
@@ -47,6 +48,8 @@ pub use refused::RefusedReason;
 pub use throttle::{
     Throttle, ThrottleLimit, ThrottleReason, ThrottledAccess, ThrottledOn, ThrottledResource,
 };
+pub(crate) use vector::MAX_TOP_K;
+pub use vector::{VectorSearchError, VectorSearchReason};
 
 use crate::codec::{DecodeError, Item};
 use crate::shown::{shown, shown_plain};
@@ -192,6 +195,9 @@ pub enum Error {
         /// The value taken, as its guard stores it.
         value: String,
     },
+    /// A vector search refused before sending (transparent): see
+    /// [`VectorSearchError`](crate::vector::VectorSearchError).
+    VectorSearch(VectorSearchError),
     /// Any other error of the AWS SDK, kept as it was (transparent).
     Sdk(BoxError),
     /// The request did not reach DynamoDB: the connection to the endpoint
@@ -299,6 +305,7 @@ impl fmt::Display for Error {
                 value,
             } => write!(f, "{entity}.{field} {} is already taken", shown(value)),
             Self::Change(e) => e.fmt(f),
+            Self::VectorSearch(e) => e.fmt(f),
             Self::Sdk(e) => e.fmt(f),
             Self::Unreachable {
                 endpoint: Some(endpoint),

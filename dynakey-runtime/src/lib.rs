@@ -89,6 +89,7 @@ pub mod table;
 mod transact;
 mod union;
 pub mod update;
+pub mod vector;
 mod write;
 
 #[doc(hidden)]

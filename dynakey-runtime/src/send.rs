@@ -187,6 +187,15 @@ pub(crate) async fn send_then<O: Operation, T>(
     span.end(res)
 }
 
+/// `req`'s error as the runtime reports it, for a caller that sends
+/// through [`call`] inside a span of its own.
+pub(crate) fn error_of<O: Operation>(
+    to: &To<'_, O::Client>,
+    e: SdkError<O::Error, HttpResponse>,
+) -> Error {
+    O::error(e, to.attempts)
+}
+
 /// The span of a request like `req` (a caller that sends several calls in
 /// one span, such as a batch chunk with its retries, opens it here).
 pub(crate) fn open<O: Operation>(to: &To<'_, O::Client>, req: &O) -> Span {

@@ -4,6 +4,7 @@ mod apply;
 pub mod export;
 mod options;
 mod settings;
+pub(crate) mod vector;
 pub mod verify;
 
 use std::collections::BTreeMap;
@@ -116,6 +117,8 @@ pub(crate) struct Plan {
     pub(crate) ttl: Option<&'static str>,
     /// Per index: `None` for ALL, else the non-key attributes it holds.
     pub(crate) projections: BTreeMap<&'static str, Option<Vec<&'static str>>>,
+    /// The vector indexes, by name.
+    pub(crate) vectors: BTreeMap<&'static str, vector::VectorDef>,
 }
 
 impl Plan {
@@ -214,6 +217,14 @@ impl Plan {
                 }
                 p.indexes.insert(ix.name, def);
             }
+            vector::add_entity(&mut p.vectors, m)?;
+            for v in m.vectors {
+                // A search schema attribute is defined with its type; the
+                // vector attribute is not (DynamoDB refuses that).
+                for (a, ty, _) in v.schema_attrs() {
+                    p.attr(a, ty, v.name)?;
+                }
+            }
             if let Some(t) = m.ttl_attr {
                 match p.ttl {
                     Some(a) if a != t => {
@@ -300,6 +311,10 @@ async fn create(
                 );
             }
         }
+    }
+    vector::check_billing(&plan.vectors, &options.billing)?;
+    for def in plan.vectors.values() {
+        req = req.vector_indexes(def.sdk()?);
     }
     if let Some(spec) = options.stream_specification()? {
         req = req.stream_specification(spec);

@@ -12,11 +12,13 @@
 
 mod keys;
 mod options;
+mod vector;
 
 pub use keys::{keys, IndexKind, NativeList, NativeTableKey, RawIndex, RawKeys};
 pub use options::{
     crate_path, entity, field, projection, table, value_container, variant, FieldOpts,
 };
+pub use vector::{vectors, RawProblem, RawVector};
 
 use darling::ast::NestedMeta;
 use quote::quote;

@@ -22,6 +22,7 @@ mod templates;
 mod timestamps;
 mod unique;
 mod update;
+pub mod vector;
 
 use std::ops::Range;
 
@@ -195,6 +196,7 @@ pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<Entity> {
         )
     });
     let (indexes, natives) = indexes::indexes(cx, &ident, &mut fields, &raw, &pk, sk.is_some());
+    let vectors = vector::vectors(cx, &ident, &fields, &raw, &attr::vectors(cx, &input.attrs));
     let mut e = Entity {
         ident,
         vis: input.vis.clone(),
@@ -204,6 +206,7 @@ pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<Entity> {
         sk,
         indexes,
         natives,
+        vectors,
         fields,
         update: UpdateModel::empty(),
         validate: opts.validate.clone(),

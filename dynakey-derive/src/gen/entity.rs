@@ -17,8 +17,13 @@ pub fn expand(e: &Entity, krate: &TokenStream) -> TokenStream {
             items.extend(super::keys::tpl_def(e, k));
         }
         items.extend(super::native::attrs_defs(e));
+        items.extend(super::vector::defs(e));
     }
     inherent.extend(super::native::pk_fns(e));
+    inherent.extend(super::vector::search_fns(e));
+    let (filters_outer, filters_impls) = super::vector::filters(e);
+    outer.extend(filters_outer);
+    items.extend(filters_impls);
     let c = super::chain::chains(e);
     outer.extend(c.structs);
     items.extend(c.impls);

@@ -17,7 +17,7 @@ fn key_meta(e: &Entity, k: &KeyModel) -> TokenStream {
     quote!(__dk_KeyMeta::__of(#tpl, &[#(#names),*]))
 }
 
-fn projection(e: &Entity, projection: &Projection) -> TokenStream {
+pub fn projection(e: &Entity, projection: &Projection) -> TokenStream {
     match projection {
         Projection::All => quote!(__dk_IndexProjection::All),
         Projection::KeysOnly => quote!(__dk_IndexProjection::KeysOnly),
@@ -142,6 +142,7 @@ pub fn meta(e: &Entity) -> TokenStream {
     if !scoped.is_empty() {
         with.extend(quote!(.__with_unique_scopes(&[#((#scoped, #scopes)),*])));
     }
+    with.extend(super::vector::meta(e));
     quote! {
         const META: &'static __dk_EntityMeta = &__dk_EntityMeta::__new(
             #type_name, #disc, #disc_attr, #pk, #sk, &[#(#indexes),*], &[#(#fields),*]

@@ -92,6 +92,20 @@ pub fn tokens(e: &Entity) -> TokenStream {
             }
         }
     }
+    for v in &e.vectors {
+        t.push_str("\nvector");
+        word(&mut t, &v.name);
+        word(&mut t, &e.fields[v.vector].attr);
+        word(&mut t, &v.dimensions.to_string());
+        word(&mut t, crate::check::vector::api_distance(v.distance));
+        let schema = v.scope.iter().map(|&i| ("scope", i));
+        for (kind, i) in schema.chain(v.filters.iter().map(|&i| ("filter", i))) {
+            t.push(' ');
+            t.push_str(kind);
+            word(&mut t, &e.fields[i].attr);
+            word(&mut t, key_class(&e.fields[i]));
+        }
+    }
     for (_, f) in e.struct_fields().filter(|(_, f)| !f.skip()) {
         t.push_str("\nfield");
         word(&mut t, &f.name.text);

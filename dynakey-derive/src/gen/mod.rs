@@ -23,6 +23,7 @@ pub mod table;
 pub mod union;
 pub mod update;
 pub mod value;
+pub mod vector;
 
 use proc_macro2::TokenStream;
 use quote::quote;

@@ -69,6 +69,8 @@ pub struct MetaEntity {
     pub sk: Option<MetaKey>,
     pub indexes: Vec<MetaIndex>,
     pub fields: Vec<MetaField>,
+    /// The vector indexes (`tablecheck::vector`).
+    pub vectors: Vec<super::vector::MetaVector>,
 }
 
 impl MetaEntity {
@@ -94,6 +96,7 @@ impl Parse for MetaEntity {
             sk: None,
             indexes: Vec::new(),
             fields: Vec::new(),
+            vectors: Vec::new(),
         };
         if input.peek(Ident) {
             input.parse::<Ident>()?;
@@ -175,6 +178,10 @@ impl Parse for MetaEntity {
                     default: *default == "default",
                     form: (*form).to_owned(),
                 }),
+                ["vector", rest @ ..] => e.vectors.push(
+                    super::vector::MetaVector::parse(rest)
+                        .ok_or_else(|| bad(format!("not a vector index line: {line:?}")))?,
+                ),
                 _ => return Err(bad(format!("not a line of an entity's metadata: {line:?}"))),
             }
         }

@@ -7,6 +7,7 @@
 mod cross;
 mod drift;
 mod meta;
+mod vector;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -82,6 +83,15 @@ fn finish(cx: &Ctxt, step: &Step) -> TokenStream {
                 cross::prefixes(cx, &name, a, b, (ok, ok), at);
             }
         }
+    }
+    if !union {
+        let at = |j: usize| {
+            owner
+                .entities
+                .get(j)
+                .map_or(owner.name.span(), |p| p.span())
+        };
+        vector::check(cx, &name, metas, at);
     }
     let Some(schema) = &owner.schema else {
         return TokenStream::new();

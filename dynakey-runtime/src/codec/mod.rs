@@ -1,6 +1,7 @@
 //! The item codec: Rust values to and from DynamoDB attribute values,
 //! without going through serde (generated code calls [`Attr`] directly).
 
+mod array;
 mod depth;
 mod impls;
 mod path;

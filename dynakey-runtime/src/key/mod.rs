@@ -10,7 +10,7 @@ pub(crate) mod cond;
 pub mod form;
 pub(crate) mod formats;
 mod limit;
-mod native;
+pub(crate) mod native;
 pub(crate) mod native_attr;
 mod native_chain;
 mod parts;

@@ -32,6 +32,7 @@ mod plan;
 mod runner;
 mod snapshot;
 mod sync;
+mod sync_vector;
 
 #[doc(hidden)]
 pub use cover::{backfilled, dropped, rekeyed, renamed, Covered};

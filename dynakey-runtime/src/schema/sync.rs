@@ -1,7 +1,8 @@
 //! `db.sync_table(..)`: adds to an existing table the global indexes its
 //! entities declare and it lacks, one `UpdateTable` at a time as DynamoDB
 //! requires, each waited for until ACTIVE. The items already stored get
-//! their keys in a new index from a backfill migration.
+//! their keys in a new index from a backfill migration. Vector indexes
+//! are added and removed to match the entities (`sync_vector`).
 
 use aws_sdk_dynamodb::operation::update_table::UpdateTableInput;
 use aws_sdk_dynamodb::types::{CreateGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate};
@@ -20,7 +21,13 @@ impl Db {
     /// Creates the table for `entities` when it is missing, or adds the
     /// global indexes they declare that it lacks (a local index cannot be
     /// added to an existing table: that is refused). Returns the names of
-    /// the indexes added.
+    /// the indexes added (global, then vector).
+    ///
+    /// Vector indexes follow the entities both ways: a missing one is
+    /// added and one that no entity declares is removed, one at a time,
+    /// each waited for until DynamoDB answers searches of it (an index
+    /// reports `ACTIVE` before it does) or no longer lists it. On DynamoDB
+    /// that takes minutes.
     ///
     /// ```
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -88,6 +95,9 @@ impl Db {
             wait_active(self.client(), self.table_name()).await?;
             added.push(*name);
         }
+        let (vectors, _removed) =
+            super::sync_vector::sync_vectors(self, &plan, table.vector_indexes()).await?;
+        added.extend(vectors);
         Ok(added)
     }
 

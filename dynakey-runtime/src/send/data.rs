@@ -20,6 +20,8 @@ use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
 use aws_sdk_dynamodb::operation::query::{QueryError, QueryOutput};
 use aws_sdk_dynamodb::operation::scan::builders::ScanInputBuilder;
 use aws_sdk_dynamodb::operation::scan::{ScanError, ScanOutput};
+use aws_sdk_dynamodb::operation::search_vectors::builders::SearchVectorsInputBuilder;
+use aws_sdk_dynamodb::operation::search_vectors::{SearchVectorsError, SearchVectorsOutput};
 use aws_sdk_dynamodb::operation::transact_get_items::builders::TransactGetItemsInputBuilder;
 use aws_sdk_dynamodb::operation::transact_get_items::{
     TransactGetItemsError, TransactGetItemsOutput,
@@ -62,6 +64,25 @@ where
 /// The capacity of an output that reports one figure.
 fn one(c: Option<&ConsumedCapacity>) -> &[ConsumedCapacity] {
     c.map_or(&[], slice::from_ref)
+}
+
+impl Operation for SearchVectorsInputBuilder {
+    const NAME: &'static str = "SearchVectors";
+    type Client = Client;
+    type Output = SearchVectorsOutput;
+    type Error = SearchVectorsError;
+    fn call(self, client: &Client) -> impl Future<Output = Sent<Self>> + Send {
+        self.send_with(client)
+    }
+    // A search reports its capacity as vector units (`VectorCapacity`),
+    // not as a `ConsumedCapacity`: asked for, and left out of the span's
+    // read and write units.
+    fn ask_capacity(self, c: ReturnConsumedCapacity) -> Self {
+        self.return_consumed_capacity(c)
+    }
+    fn index(&self) -> Option<&str> {
+        self.get_index_name().as_deref()
+    }
 }
 
 impl Operation for PutItemInputBuilder {

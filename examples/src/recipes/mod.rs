@@ -18,6 +18,7 @@ pub mod queue;
 pub mod reverse_timestamp;
 pub mod schema_evolution;
 pub mod sharded_time_series;
+pub mod similar_tickets;
 pub mod soft_delete;
 pub mod sparse_by_absence;
 pub mod sparse_index;
@@ -95,4 +96,5 @@ pub const ALL: &[Recipe] = &[
     users_orders_products::RECIPE,
     schema_evolution::RECIPE,
     export_to_laptop::RECIPE,
+    similar_tickets::RECIPE,
 ];

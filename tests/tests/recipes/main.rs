@@ -10,6 +10,7 @@ mod keys_and_time;
 mod laptop;
 mod native;
 mod single_table;
+mod vector;
 
 use dynakey::codec::Item;
 use dynakey::local::{self, Backend};
@@ -60,7 +61,7 @@ fn every_recipe_is_listed_once_with_an_example() {
         .iter()
         .map(|r| r.name)
         .collect();
-    assert_eq!(names.len(), 20);
+    assert_eq!(names.len(), 21);
     let mut unique = names.clone();
     unique.sort();
     unique.dedup();

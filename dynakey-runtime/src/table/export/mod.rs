@@ -8,7 +8,9 @@
 //! and local index with its projection, the TTL attribute, the stream when
 //! the options ask for one, and billing, warm throughput, point-in-time
 //! recovery, deletion protection, table class, encryption, tags and the
-//! resource policy.
+//! resource policy. CloudFormation holds the vector indexes too
+//! (`VectorIndexes`); Terraform refuses a table with one, as long as the
+//! AWS provider's `aws_dynamodb_table` has no documented argument for them.
 //!
 //! ```
 //! # use dynakey_derive::DynamoEntity;
@@ -53,6 +55,8 @@ pub(super) struct Model<'a> {
     pub(super) globals: Vec<Index>,
     pub(super) locals: Vec<Index>,
     pub(super) ttl: Option<&'static str>,
+    /// The vector indexes, by name.
+    pub(super) vectors: Vec<crate::table::vector::VectorDef>,
     pub(super) options: &'a TableOptions,
 }
 
@@ -115,6 +119,7 @@ impl<'a> Model<'a> {
         check_name(name)?;
         options.validate()?;
         let plan = Plan::from_metas(metas)?;
+        crate::table::vector::check_billing(&plan.vectors, &options.billing)?;
         let pk = plan.pk.unwrap_or("pk");
         let mut globals = Vec::new();
         let mut locals = Vec::new();
@@ -136,6 +141,7 @@ impl<'a> Model<'a> {
             globals,
             locals,
             ttl: plan.ttl,
+            vectors: plan.vectors.values().cloned().collect(),
             options,
         })
     }

@@ -273,6 +273,12 @@ pub fn terraform(
     options: &TableOptions,
 ) -> Result<Terraform, Error> {
     let m = Model::new(name, metas, options)?;
+    if let Some(v) = m.vectors.first() {
+        return Err(crate::table::invalid(format!(
+            "table {name} has vector index {}, which the Terraform AWS provider's aws_dynamodb_table has no documented argument for: export it as CloudFormation, or add the index with db.sync_table(..)",
+            v.meta.name
+        )));
+    }
     let id = m.snake();
     let mut resources = Map::new();
     let mut t = Value::Object(table(&m));

@@ -7,9 +7,12 @@ mod fetch;
 mod fix;
 mod live;
 mod report;
+mod vector;
 
 pub use fix::SyncReport;
-pub use report::{Difference, KeyElement, LiveProjection, LiveTtl, Remedy, TableReport};
+pub use report::{
+    Difference, KeyElement, LiveProjection, LiveTtl, Remedy, TableReport, VectorAspect,
+};
 
 use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 use aws_sdk_dynamodb::operation::describe_continuous_backups::DescribeContinuousBackupsInput;
@@ -196,6 +199,7 @@ fn table_differences(t: &TableDescription, plan: &Plan, options: &TableOptions) 
             });
         }
     }
+    out.extend(vector::vector_differences(t, plan, &table_keys));
     if let Some(view) = options.stream {
         let live = t
             .stream_specification()

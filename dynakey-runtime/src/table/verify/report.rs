@@ -53,6 +53,39 @@ impl fmt::Display for Remedy {
     }
 }
 
+/// What differs in a vector index (see [`Difference::VectorIndex`]).
+///
+/// ```
+/// use dynakey_runtime::table::verify::{Difference, VectorAspect};
+/// let d = Difference::VectorIndex { index: "BySimilar".into(), aspect: VectorAspect::Dimensions, expected: "768".into(), found: "384".into() };
+/// assert_eq!(d.to_string(), "vector index BySimilar has dimensions 384, the code needs 768: delete the index and create it again");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VectorAspect {
+    /// The attribute holding the vector.
+    VectorAttribute,
+    /// The number of dimensions.
+    Dimensions,
+    /// The distance function.
+    Distance,
+    /// The search schema (scope and filters).
+    SearchSchema,
+    /// The projection holds less than a search reads.
+    Projection,
+}
+
+impl fmt::Display for VectorAspect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            VectorAspect::VectorAttribute => "vector attribute",
+            VectorAspect::Dimensions => "dimensions",
+            VectorAspect::Distance => "distance",
+            VectorAspect::SearchSchema => "search schema",
+            VectorAspect::Projection => "projection",
+        })
+    }
+}
+
 /// The projection a live index has.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LiveProjection {
@@ -153,6 +186,29 @@ pub enum Difference {
         /// What is missing: the attributes, or `["(every attribute)"]`
         /// when the code reads whole items.
         missing: Vec<String>,
+    },
+    /// A vector index the code searches is not there.
+    MissingVectorIndex {
+        /// Its name.
+        index: String,
+    },
+    /// The table has a vector index no entity declares: every write of a
+    /// vector pays for it.
+    ExtraVectorIndex {
+        /// Its name.
+        index: String,
+    },
+    /// A vector index is declared otherwise than the code's (see
+    /// [`VectorAspect`]).
+    VectorIndex {
+        /// Its name.
+        index: String,
+        /// What differs.
+        aspect: VectorAspect,
+        /// What the code declares (for a projection: what it lacks).
+        expected: String,
+        /// What the table has.
+        found: String,
     },
     /// TTL is off, or on another attribute, while an entity has a TTL field.
     Ttl {
@@ -274,6 +330,9 @@ impl Difference {
             } => Remedy::SyncTable,
             D::TableKey { .. } | D::AttributeType { .. } => Remedy::NewTable,
             D::MissingIndex { .. } => Remedy::NewTable,
+            D::MissingVectorIndex { .. } => Remedy::SyncTable,
+            D::VectorIndex { .. } => Remedy::RecreateIndex,
+            D::ExtraVectorIndex { .. } => Remedy::UpdateTable,
             D::IndexKey { kind, .. } | D::NarrowProjection { kind, .. } => match kind {
                 IndexKind::Global => Remedy::RecreateIndex,
                 IndexKind::Local => Remedy::NewTable,
@@ -329,7 +388,9 @@ impl Difference {
         self.remedy() != Remedy::SyncTableWith
             && !matches!(
                 self,
-                Difference::ExtraIndex { .. } | Difference::PointInTimeRecovery { .. }
+                Difference::ExtraIndex { .. }
+                    | Difference::ExtraVectorIndex { .. }
+                    | Difference::PointInTimeRecovery { .. }
             )
     }
 }
@@ -383,6 +444,29 @@ impl fmt::Display for Difference {
                 "{} index {index} projects {found}, which lacks {} the code reads through it",
                 kind(*k),
                 missing.join(", ")
+            ),
+            D::MissingVectorIndex { index } => write!(f, "vector index {index} is missing"),
+            D::ExtraVectorIndex { index } => write!(
+                f,
+                "vector index {index} is declared by no entity (every write of a vector pays for it)"
+            ),
+            D::VectorIndex {
+                index,
+                aspect: VectorAspect::Projection,
+                expected,
+                found,
+            } => write!(
+                f,
+                "vector index {index} projects {found}, which lacks {expected} a search reads"
+            ),
+            D::VectorIndex {
+                index,
+                aspect,
+                expected,
+                found,
+            } => write!(
+                f,
+                "vector index {index} has {aspect} {found}, the code needs {expected}"
             ),
             D::Ttl { expected, found } => match found {
                 LiveTtl::Off => write!(f, "TTL is off, the code expires items by {expected}"),
