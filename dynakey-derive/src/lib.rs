@@ -24,6 +24,9 @@ mod template;
 mod types;
 mod unraw;
 
+#[cfg(test)]
+mod expansion;
+
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
 
@@ -35,7 +38,7 @@ fn derive<M>(
     check: fn(&ctxt::Ctxt, &DeriveInput) -> Option<M>,
     generate: fn(&M, &proc_macro2::TokenStream) -> proc_macro2::TokenStream,
     fallback: fn(&DeriveInput, &proc_macro2::TokenStream) -> proc_macro2::TokenStream,
-) -> TokenStream {
+) -> proc_macro2::TokenStream {
     let krate = gen::crate_path(attr::crate_path(&input.attrs).as_ref());
     let cx = ctxt::Ctxt::new();
     let model = check(&cx, input);
@@ -45,7 +48,7 @@ fn derive<M>(
         Some(m) => generate(m, &krate),
         None => fallback(input, &krate),
     });
-    out.into()
+    out
 }
 
 /// Generates only a model without mistakes; for the derives that have no
@@ -55,7 +58,7 @@ fn strict<M>(
     check: fn(&ctxt::Ctxt, &DeriveInput) -> Option<M>,
     generate: fn(&M, &proc_macro2::TokenStream) -> proc_macro2::TokenStream,
     fallback: fn(&DeriveInput, &proc_macro2::TokenStream) -> proc_macro2::TokenStream,
-) -> TokenStream {
+) -> proc_macro2::TokenStream {
     let krate = gen::crate_path(attr::crate_path(&input.attrs).as_ref());
     let cx = ctxt::Ctxt::new();
     let model = check(&cx, input);
@@ -69,7 +72,6 @@ fn strict<M>(
             errors
         }
     }
-    .into()
 }
 
 /// Derives `dynakey::Entity`, typed keys, sort-key conditions, key
@@ -78,12 +80,7 @@ fn strict<M>(
 #[proc_macro_derive(DynamoEntity, attributes(dynamo, pk, sk, gsi, lsi))]
 pub fn derive_entity(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    derive(
-        &input,
-        check::entity,
-        gen::entity::expand,
-        gen::entity::fallback,
-    )
+    expand_entity(&input).into()
 }
 
 /// Derives `dynakey::Attr` for a nested struct (stored as a map) or a unit
@@ -91,12 +88,7 @@ pub fn derive_entity(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(DynamoValue, attributes(dynamo))]
 pub fn derive_value(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    strict(
-        &input,
-        check::value,
-        gen::value::expand,
-        gen::value::fallback,
-    )
+    expand_value(&input).into()
 }
 
 /// Derives `dynakey::EntityUnion` for an enum whose variants each hold one
@@ -106,12 +98,7 @@ pub fn derive_value(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(DynamoUnion, attributes(dynamo))]
 pub fn derive_union(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    strict(
-        &input,
-        check::union,
-        gen::union::expand,
-        gen::union::fallback,
-    )
+    expand_union(&input).into()
 }
 
 /// Derives `dynakey::query::Projection`: some fields of an entity
@@ -121,12 +108,7 @@ pub fn derive_union(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(DynamoProjection, attributes(dynamo))]
 pub fn derive_projection(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    strict(
-        &input,
-        check::projection,
-        gen::projection::expand,
-        |_, _| proc_macro2::TokenStream::new(),
-    )
+    expand_projection(&input).into()
 }
 
 /// Derives the entity list of one table: `#[derive(DynamoTable)]
@@ -140,12 +122,7 @@ pub fn derive_projection(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(DynamoTable, attributes(dynamo))]
 pub fn derive_table(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    strict(
-        &input,
-        check::table,
-        gen::table::expand,
-        gen::table::fallback,
-    )
+    expand_table(&input).into()
 }
 
 /// One step of the checks of a table's or a union's entities (generated
@@ -154,4 +131,56 @@ pub fn derive_table(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn __table_step(input: TokenStream) -> TokenStream {
     tablecheck::step(input.into()).into()
+}
+
+/// `#[derive(DynamoEntity)]` on `input`, in `proc_macro2` tokens (the unit tests
+/// call it outside the compiler).
+fn expand_entity(input: &DeriveInput) -> proc_macro2::TokenStream {
+    derive(
+        input,
+        check::entity,
+        gen::entity::expand,
+        gen::entity::fallback,
+    )
+}
+
+/// `#[derive(DynamoValue)]` on `input`, in `proc_macro2` tokens (the unit tests
+/// call it outside the compiler).
+fn expand_value(input: &DeriveInput) -> proc_macro2::TokenStream {
+    strict(
+        input,
+        check::value,
+        gen::value::expand,
+        gen::value::fallback,
+    )
+}
+
+/// `#[derive(DynamoUnion)]` on `input`, in `proc_macro2` tokens (the unit tests
+/// call it outside the compiler).
+fn expand_union(input: &DeriveInput) -> proc_macro2::TokenStream {
+    strict(
+        input,
+        check::union,
+        gen::union::expand,
+        gen::union::fallback,
+    )
+}
+
+/// `#[derive(DynamoProjection)]` on `input`, in `proc_macro2` tokens (the unit tests
+/// call it outside the compiler).
+fn expand_projection(input: &DeriveInput) -> proc_macro2::TokenStream {
+    strict(input, check::projection, gen::projection::expand, |_, _| {
+        proc_macro2::TokenStream::new()
+    })
+}
+
+/// `#[derive(DynamoTable)]` on `input`, in `proc_macro2` tokens (the unit tests
+/// call it outside the compiler).
+fn expand_table(input: &DeriveInput) -> proc_macro2::TokenStream {
+    strict(
+        input,
+        check::table,
+        gen::table::expand,
+        gen::table::fallback,
+    )
 }
