@@ -13,7 +13,7 @@
 mod keys;
 mod options;
 
-pub use keys::{keys, IndexKind, NativeList, NativeTableKey, RawIndex, RawKeys};
+pub use keys::{keys, IndexKind, NativeList, NativeTableKey, RawIndex, RawKeys, TemplateLit};
 pub use options::{
     crate_path, entity, field, projection, table, value_container, variant, FieldOpts,
 };

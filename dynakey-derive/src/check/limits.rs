@@ -6,15 +6,13 @@ use crate::ctxt::Ctxt;
 use crate::diag::Code;
 use crate::model::Entity;
 
-use super::diag;
-
 pub const MAX_KEY_FIELDS: usize = 16;
 
 pub fn check_limits(cx: &Ctxt, e: &Entity) {
     for k in e.templates() {
         let n = k.distinct_fields().len();
         if n > MAX_KEY_FIELDS {
-            diag(cx, &k.tpl, Code::Limits.msg(format!("the template has {n} fields; a key holds at most {MAX_KEY_FIELDS}")).help("keep fewer fields in the key: a value the key does not sort or select by can stay an attribute"), 0..k.tpl.text.len());
+            k.tpl.report(cx, Code::Limits.msg(format!("the template has {n} fields; a key holds at most {MAX_KEY_FIELDS}")).help("keep fewer fields in the key: a value the key does not sort or select by can stay an attribute"), 0..k.tpl.text.len());
         }
     }
 }

@@ -9,8 +9,6 @@ use crate::diag::Code;
 use crate::model::{Entity, Field, FieldRole, Stamp};
 use crate::types::TypeKind;
 
-use super::diag;
-
 pub fn check_timestamps(cx: &Ctxt, e: &Entity) {
     for (_, f) in e.struct_fields() {
         if let Some(s) = f.stamp {
@@ -43,7 +41,7 @@ pub fn check_timestamps(cx: &Ctxt, e: &Entity) {
             };
             let m = marker(f.stamp.expect("filtered"));
             let name = &f.name.text;
-            diag(cx, &k.tpl, Code::TimestampInKey.msg(format!("`{name}` is #[dynamo({m})], which the runtime writes, so it cannot feed a key")).help(format!("a key is built from the value before the write sets the time: key on another field (a v7 uuid sorts by creation time), or drop #[dynamo({m})] and set `{name}` yourself")), range);
+            k.tpl.report(cx, Code::TimestampInKey.msg(format!("`{name}` is #[dynamo({m})], which the runtime writes, so it cannot feed a key")).help(format!("a key is built from the value before the write sets the time: key on another field (a v7 uuid sorts by creation time), or drop #[dynamo({m})] and set `{name}` yourself")), range);
         }
     }
 }

@@ -11,8 +11,6 @@ use crate::diag::Code;
 use crate::model::{Entity, FieldRole};
 use crate::types::TypeKind;
 
-use super::diag;
-
 pub fn role_name(r: FieldRole) -> &'static str {
     match r {
         FieldRole::Plain => "plain",
@@ -103,7 +101,7 @@ pub fn check_unique(cx: &Ctxt, e: &Entity) {
         }
         for k in std::iter::once(&e.pk).chain(e.sk.iter()) {
             if let Some(range) = placeholder(&k.tpl.text, name) {
-                diag(cx, &k.tpl, Code::Unique.msg(format!("`{name}` is #[dynamo(unique)] and part of the table key, which is one item per value already")).help(format!("drop #[dynamo(unique)] from `{name}`")), range);
+                k.tpl.report(cx, Code::Unique.msg(format!("`{name}` is #[dynamo(unique)] and part of the table key, which is one item per value already")).help(format!("drop #[dynamo(unique)] from `{name}`")), range);
             }
         }
     }

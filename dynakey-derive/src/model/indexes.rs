@@ -11,9 +11,9 @@ use crate::ctxt::Ctxt;
 use crate::diag::Code;
 use crate::model::{Field, IndexModel, KeyKind, KeyModel, KeyRole, NativeIndex, Projection};
 
-use super::native::snake;
+use super::keys::{key, KeySpec};
+use super::native::{native_index, snake};
 use super::projection::projection;
-use super::templates::{key, KeySpec};
 
 const MAX_GSI: usize = 20;
 const MAX_LSI: usize = 5;
@@ -66,7 +66,7 @@ pub fn indexes(
                 stems.insert(stem, ix.name.clone());
             }
         }
-        if let Some(n) = super::native::native_index(cx, entity, fields, ix) {
+        if let Some(n) = native_index(cx, entity, fields, ix) {
             match ix.kind {
                 IndexKind::Global => gsis += 1,
                 IndexKind::Local => lsis += 1,

@@ -1,8 +1,21 @@
-//! The model of one derive input: what `check` builds from the parsed
-//! attributes and what `gen` generates from. It is built even when the
-//! input has mistakes (every mistake is reported while building or
-//! checking it); then `stub` is set and the generators emit the whole API
-//! with bodies that never run, so the mistake is the only error.
+//! The model of one derive input, built from the parsed attributes (as
+//! serde_derive's `Container::from_ast`), read by every check and generated
+//! from. It is built even when the input has mistakes; then `stub` is set
+//! and the generators emit the whole API with bodies that never run, so
+//! the mistake is the only error.
+
+mod containers;
+mod entity;
+mod fields;
+mod indexes;
+mod keys;
+mod native;
+mod projection;
+mod update;
+
+pub use crate::attr::TemplateLit;
+pub use containers::{projection, table, union, value};
+pub use entity::entity;
 
 use std::ops::Range;
 
@@ -119,15 +132,6 @@ impl Field {
     pub fn type_text(ty: &Type) -> String {
         quote::quote!(#ty).to_string().replace(' ', "")
     }
-}
-
-/// A template as written: its text, its literal's span, and how to redraw it.
-#[derive(Clone)]
-pub struct TemplateLit {
-    pub text: String,
-    pub span: Span,
-    /// How the template appears in the attribute: `pk`, `GSI1 sk`, …
-    pub label: String,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -443,3 +447,24 @@ pub fn dedup(v: impl IntoIterator<Item = usize>) -> Vec<usize> {
     }
     out
 }
+
+/// The last step of building a model, once its checks have run: an entity
+/// with mistakes is generated as stubs, and one without gets the facts
+/// behind its typed updates (which assume a model without mistakes).
+pub trait Checked {
+    fn checked(&mut self, _mistakes: bool) {}
+}
+
+impl Checked for Entity {
+    fn checked(&mut self, mistakes: bool) {
+        self.stub = mistakes;
+        if !mistakes {
+            self.update = update::model(self);
+        }
+    }
+}
+
+impl Checked for Value {}
+impl Checked for Union {}
+impl Checked for ProjectionModel {}
+impl Checked for Table {}

@@ -11,8 +11,8 @@ use crate::diag::Code;
 use crate::model::{Field, FieldRole, NativeIndex};
 use crate::types::{is_list, is_set, TypeKind};
 
+use super::keys::synthetic;
 use super::projection::projection;
-use super::templates::synthetic;
 
 /// DynamoDB's limit of attributes per native key (partition or sort).
 const MAX_ATTRS: usize = 4;
@@ -257,8 +257,8 @@ fn last(ty: &syn::Type) -> Option<String> {
 }
 
 /// DYNA122 for the table key: DynamoDB builds a key from several
-/// attributes only in a global index.
-pub fn check_table_key_place(cx: &Ctxt, keys: &[NativeTableKey]) {
+/// attributes only in a global index, so the model has no place for it.
+pub fn table_key_place(cx: &Ctxt, keys: &[NativeTableKey]) {
     for k in keys {
         let label = k.label;
         cx.report(

@@ -5,7 +5,8 @@ use darling::util::SpannedValue;
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields};
 
-use super::{fields, named_fields};
+use super::entity::named_fields;
+use super::fields::fields;
 use crate::attr;
 use crate::ctxt::Ctxt;
 use crate::diag::Code;
@@ -77,20 +78,7 @@ pub fn value(cx: &Ctxt, input: &DeriveInput) -> Option<Value> {
         Data::Struct(_) => {
             let named = named_fields(cx, input, "DynamoValue")?;
             let fields = fields(cx, named);
-            super::attr_names::check_stored_names(cx, &fields);
-            for f in fields
-                .iter()
-                .filter(|f| f.serde() || f.ttl() || f.version())
-            {
-                cx.report(f.span, Code::Options.msg(format!("field `{}`: #[dynamo(serde)], #[dynamo(ttl)] and #[dynamo(version)] are for entity fields, not nested values", f.name.text)));
-            }
-            for f in fields
-                .iter()
-                .filter(|f| f.stamp.is_some() || f.unique || f.validate.is_some())
-            {
-                cx.report(f.span, Code::Options.msg(format!("field `{}`: #[dynamo(created_at)], #[dynamo(updated_at)], #[dynamo(unique)] and #[dynamo(validate)] are for entity fields, not nested values", f.name.text)).help("validate a nested value in its entity's validator, #[dynamo(validate = ..)] on the entity"));
-            }
-            (!cx.has_errors()).then_some(Value::Struct { ident, fields })
+            Some(Value::Struct { ident, fields })
         }
         Data::Union(_) => {
             cx.report(
