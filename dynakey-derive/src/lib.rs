@@ -195,7 +195,7 @@ fn expand_projection(input: &DeriveInput) -> Tokens {
 fn expand_table(input: &DeriveInput) -> Tokens {
     let phases = Phases {
         model: model::table,
-        check: check::none,
+        check: check::table,
         generate: gen::table::expand,
         fallback: gen::table::fallback,
     };

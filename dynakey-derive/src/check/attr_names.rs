@@ -4,7 +4,7 @@
 
 use crate::ctxt::Ctxt;
 use crate::diag::Code;
-use crate::model::{Entity, Field, KeyKind};
+use crate::model::{Entity, Field, KeyKind, Value};
 
 pub fn check_attr_names(cx: &Ctxt, e: &Entity) {
     let mut owners: Vec<(String, String)> =
@@ -51,8 +51,10 @@ pub fn check_attr_names(cx: &Ctxt, e: &Entity) {
 }
 
 /// Two stored fields of a nested `DynamoValue` in one attribute (DYNA124).
-pub fn check_value_names(cx: &Ctxt, fields: &[Field]) {
-    check_stored_names(cx, fields);
+pub fn check_value_names(cx: &Ctxt, v: &Value) {
+    if let Value::Struct { fields, .. } = v {
+        check_stored_names(cx, fields);
+    }
 }
 
 /// Two stored fields of one struct (an entity or a nested `DynamoValue`)

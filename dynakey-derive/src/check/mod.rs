@@ -10,14 +10,17 @@ mod attr_names;
 mod delimiters;
 mod formats;
 mod limits;
+mod native;
 mod optional;
 mod options;
 mod parse_back;
+mod tables;
 mod timestamps;
 mod unique;
+mod variants;
 
 use crate::ctxt::Ctxt;
-use crate::model::{Entity, Value};
+use crate::model::{Entity, Table, Value};
 
 /// The checks of an entity, one per family of codes, in catalogue order.
 const ENTITY: &[fn(&Ctxt, &Entity)] = &[
@@ -30,12 +33,19 @@ const ENTITY: &[fn(&Ctxt, &Entity)] = &[
     timestamps::check_timestamps,
     delimiters::check_delimiters,
     unique::check_unique,
+    native::check_native,
 ];
 
-/// The checks of a `DynamoValue` stored as a map (a unit enum has none:
-/// its names are checked as they are read).
-const VALUE: &[fn(&Ctxt, &[crate::model::Field])] =
-    &[attr_names::check_value_names, options::check_value_options];
+/// The checks of a `DynamoValue`.
+const VALUE: &[fn(&Ctxt, &Value)] = &[
+    variants::check_variant_names,
+    attr_names::check_value_names,
+    options::check_value_options,
+];
+
+/// The checks of a `DynamoTable`'s own lists (its entities are checked
+/// against each other at `table_step!`, in `tablecheck`).
+const TABLE: &[fn(&Ctxt, &Table)] = &[tables::check_lists];
 
 /// Every check of an entity, in order.
 pub fn entity(cx: &Ctxt, e: &Entity) {
@@ -46,14 +56,18 @@ pub fn entity(cx: &Ctxt, e: &Entity) {
 
 /// Every check of a `DynamoValue`, in order.
 pub fn value(cx: &Ctxt, v: &Value) {
-    if let Value::Struct { fields, .. } = v {
-        for check in VALUE {
-            check(cx, fields);
-        }
+    for check in VALUE {
+        check(cx, v);
+    }
+}
+
+/// Every check of a `DynamoTable`, in order.
+pub fn table(cx: &Ctxt, t: &Table) {
+    for check in TABLE {
+        check(cx, t);
     }
 }
 
 /// A derive whose model has no rules beyond its shape (`DynamoUnion`,
-/// `DynamoProjection`, `DynamoTable`: their entities are checked against
-/// each other at `table_step!`, in `tablecheck`).
+/// `DynamoProjection`).
 pub fn none<M>(_: &Ctxt, _: &M) {}

@@ -55,25 +55,9 @@ pub fn value(cx: &Ctxt, input: &DeriveInput) -> Option<Value> {
                 let name = rename
                     .map(|r| r.as_str().to_owned())
                     .unwrap_or_else(|| crate::unraw::Name::new(&v.ident).text);
-                // Any other text is fine in a key: the template escapes what
-                // sorts at or below its delimiter.
-                if name.is_empty() || name.chars().any(|c| c < ' ' || c == '\u{10FFFF}') {
-                    cx.report(v.ident.span(), Code::Shape.msg("a variant's stored name must be non-empty text without control characters or U+10FFFF"));
-                }
-                if let Some((other, _)) = variants.iter().find(|(_, n)| *n == name) {
-                    cx.report(
-                        v.ident.span(),
-                        Code::Options
-                            .msg(format!(
-                                "variants `{other}` and `{}` are both stored as {name:?}",
-                                v.ident
-                            ))
-                            .help("rename one"),
-                    );
-                }
                 variants.push((v.ident.clone(), name));
             }
-            (!cx.has_errors()).then_some(Value::Enum { ident, variants })
+            Some(Value::Enum { ident, variants })
         }
         Data::Struct(_) => {
             let named = named_fields(cx, input, "DynamoValue")?;
@@ -128,13 +112,6 @@ pub fn union(cx: &Ctxt, input: &DeriveInput) -> Option<Union> {
     (!cx.has_errors()).then_some(Union { ident, variants })
 }
 
-fn name(p: &syn::Path) -> String {
-    p.segments
-        .last()
-        .map(|s| s.ident.to_string())
-        .unwrap_or_default()
-}
-
 /// The entities of one table, the overlaps it allows, and where its schema
 /// snapshot is (DYNA500 when `schema = ".."` names a file that does not
 /// exist or does not read as a snapshot).
@@ -157,16 +134,6 @@ pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
                 .help("add #[dynamo(entities(Member, Membership, ..))]"),
         );
     }
-    for (i, a) in entities.iter().enumerate() {
-        if entities[..i].iter().any(|b| b == a) {
-            cx.report(
-                a.span(),
-                Code::SameDiscriminator
-                    .msg(format!("`{}` is listed twice in table `{ident}`", name(a)))
-                    .help("list each entity once"),
-            );
-        }
-    }
     let mut overlaps = Vec::new();
     for pair in &opts.overlap {
         let list: Vec<&syn::Path> = pair.iter().collect();
@@ -174,19 +141,6 @@ pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
             cx.report(pair.span(), Code::Options.msg("`overlap` takes two entities of the table, as in #[dynamo(overlap(Task, Comment))]"));
             continue;
         };
-        for p in [a, b] {
-            if !entities.contains(p) {
-                cx.report(
-                    p.span(),
-                    Code::Options
-                        .msg(format!(
-                            "`{}` in `overlap` is not an entity of table `{ident}`",
-                            name(p)
-                        ))
-                        .help("list it in `entities(..)`, or drop it from `overlap`"),
-                );
-            }
-        }
         overlaps.push(((*a).clone(), (*b).clone()));
     }
     let (schema_path, schema_lit) = schema_path(&ident, opts.schema.as_ref());

@@ -109,6 +109,8 @@ pub fn synthetic(name: &str, span: proc_macro2::Span) -> Field {
         kind: TypeKind::Other,
         role: FieldRole::Plain,
         default: None,
+        default_span: None,
+        rename_span: None,
         attr: name.to_owned(),
         validate: None,
         stamp: None,

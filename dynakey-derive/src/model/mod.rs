@@ -76,6 +76,9 @@ pub struct Field {
     pub role: FieldRole,
     /// Read for a missing attribute (fields added after items were stored).
     pub default: Option<DefaultValue>,
+    /// Where `default` and `rename` are written, for the checks.
+    pub default_span: Option<Span>,
+    pub rename_span: Option<Span>,
     /// The attribute name.
     pub attr: String,
     /// `#[dynamo(validate = path)]`.
@@ -256,13 +259,27 @@ impl IndexModel {
 /// and no update rekeys it; an item lacking an attribute is out of it.
 pub struct NativeIndex {
     pub name: String,
+    /// `Local` only for a native key on a local index, reported (DYNA122).
+    pub kind: KeyKind,
     /// The snake-case part of generated names (`by_region`).
     pub snake: String,
     /// The partition key's fields, in order.
     pub pk: Vec<usize>,
     /// The sort key's fields, in order.
     pub sk: Vec<usize>,
+    /// Every field of both keys as written, for the checks' redraw.
+    pub attrs: Vec<NativeAttr>,
     pub projection: Projection,
+}
+
+/// A field of a native key, where it is written.
+pub struct NativeAttr {
+    pub field: usize,
+    /// The field's name in the attribute.
+    pub span: Span,
+    /// The key as written (`pk(tenant, region)`) and the name's place in it.
+    pub written: String,
+    pub range: Range<usize>,
 }
 
 impl NativeIndex {

@@ -1,15 +1,16 @@
 //! Native multi-attribute index keys (`#[gsi("ByRegion", pk(tenant,
-//! region), sk(status, created_at))]`): DYNA120 (how many attributes, each
-//! once), DYNA121 (a field with no S, N or B form), DYNA122 (a native key
-//! where DynamoDB has none: a local index, or mixed with a template), and
-//! DYNA101/DYNA112 as for templates.
+//! region), sk(status, created_at))]`) into their models, each field
+//! resolved by name (DYNA101). What the model cannot hold is reported:
+//! a native key where DynamoDB has none (DYNA122: on the table, on a local
+//! index, or beside a template), a key of no field or of more than four, a
+//! field named twice (DYNA120), and the options a native index has no place
+//! for (DYNA112). Each field's form is checked in `check` (DYNA121).
 
 use crate::attr::{IndexKind, NativeList, NativeTableKey, RawIndex};
 use crate::ctxt::Ctxt;
 use crate::diag::render::{as_written, field_help};
 use crate::diag::Code;
-use crate::model::{Field, FieldRole, NativeIndex};
-use crate::types::{is_list, is_set, TypeKind};
+use crate::model::{Field, KeyKind, NativeAttr, NativeIndex};
 
 use super::keys::synthetic;
 use super::projection::projection;
@@ -121,16 +122,19 @@ pub fn native_index(
         return Some(empty(ix, snake));
     };
     let mut seen: Vec<usize> = Vec::new();
-    let pk = resolve(cx, entity, fields, ix, "pk", pk, &mut seen);
+    let mut attrs = Vec::new();
+    let pk = resolve(cx, entity, fields, ix, "pk", pk, &mut seen, &mut attrs);
     let sk = match &ix.sk_native {
-        Some(list) => resolve(cx, entity, fields, ix, "sk", list, &mut seen),
+        Some(list) => resolve(cx, entity, fields, ix, "sk", list, &mut seen, &mut attrs),
         None => Vec::new(),
     };
     Some(NativeIndex {
         name: ix.name.clone(),
+        kind: KeyKind::Global,
         snake,
         pk,
         sk,
+        attrs,
         projection: projection(cx, ix.projection.as_ref(), fields),
     })
 }
@@ -138,9 +142,14 @@ pub fn native_index(
 fn empty(ix: &RawIndex, snake: String) -> NativeIndex {
     NativeIndex {
         name: ix.name.clone(),
+        kind: match ix.kind {
+            IndexKind::Global => KeyKind::Global,
+            IndexKind::Local => KeyKind::Local,
+        },
         snake,
         pk: Vec::new(),
         sk: Vec::new(),
+        attrs: Vec::new(),
         projection: crate::model::Projection::All,
     }
 }
@@ -154,6 +163,7 @@ fn resolve(
     which: &str,
     list: &NativeList,
     seen: &mut Vec<usize>,
+    attrs: &mut Vec<NativeAttr>,
 ) -> Vec<usize> {
     let (text, ranges) = written(which, list);
     let span = list.span;
@@ -210,50 +220,15 @@ fn resolve(
             continue;
         }
         seen.push(idx);
-        if let Some(why) = no_key_form(&fields[idx]) {
-            cx.report(*name_span, Code::NativeKeyType.msg(format!("field `{name}` cannot be a native key attribute of index `{}`: {why}", ix.name)).draw(as_written(&text, range)).help("a native key attribute is an S (strings, unit enums, uuids, dates, instants), N (integers, decimals) or B (bytes) attribute; key on another field, or use a template index"));
-        }
+        attrs.push(NativeAttr {
+            field: idx,
+            span: *name_span,
+            written: text.clone(),
+            range,
+        });
         out.push(idx);
     }
     out
-}
-
-/// Why a field has no S, N or B form, as far as its syntax tells (other
-/// types are checked by the `NativeKeyAttr` bound in the generated code).
-fn no_key_form(f: &Field) -> Option<&'static str> {
-    if f.synthetic {
-        return None;
-    }
-    match f.role {
-        FieldRole::Skip => return Some("it is not stored (`skip`)"),
-        FieldRole::Serde => {
-            return Some("it is stored through serde (`serde`), not as an S, N or B value")
-        }
-        FieldRole::Ttl => {
-            return Some("it is the TTL attribute, epoch seconds DynamoDB deletes by")
-        }
-        _ => {}
-    }
-    if f.kind == TypeKind::Bool {
-        return Some("a `bool` is stored as BOOL");
-    }
-    if is_set(&f.inner) {
-        return Some("a set is stored as SS, NS or BS");
-    }
-    if is_list(&f.inner) {
-        return Some("a `Vec` is stored as a list (L); bytes are `Blob`");
-    }
-    if matches!(last(&f.inner).as_deref(), Some("HashMap" | "BTreeMap")) {
-        return Some("a map is stored as M");
-    }
-    None
-}
-
-fn last(ty: &syn::Type) -> Option<String> {
-    match ty {
-        syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
-        _ => None,
-    }
 }
 
 /// DYNA122 for the table key: DynamoDB builds a key from several
