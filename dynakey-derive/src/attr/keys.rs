@@ -84,7 +84,8 @@ pub struct RawKeys {
     pub sk: Option<TemplateLit>,
     pub indexes: Vec<RawIndex>,
     /// `#[pk(..)]` / `#[sk(..)]` written as a list of fields, as a native
-    /// key (which the table key cannot be: DYNA122, reported by `check`).
+    /// key (which the table key cannot be: DYNA122, reported when the
+    /// model, which has no place for it, is built).
     pub native_table_keys: Vec<NativeTableKey>,
 }
 

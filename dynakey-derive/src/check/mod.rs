@@ -1,10 +1,13 @@
 //! The rules over a built model, after serde_derive's `check.rs`: each
 //! `check_*` function reads the whole model and reports one family of
-//! codes (the list is `diag/codes.rs`), and [`entity`] and [`value`] run
-//! them in order. What keeps a part of the model from being built is
-//! reported while building it (`model`), and syntax while parsing it
-//! (`attr`); every other user error is found here. A model with mistakes
-//! is still generated, as stubs (see `model`).
+//! codes (the list is `diag/codes.rs`), one file per family, and
+//! [`entity`], [`value`] and [`table`] run their list in order. The other
+//! user errors are syntax, reported while parsing (`attr`), and what keeps
+//! a part of the model from being built, reported while building it
+//! (`model`); the errors across a table's entities are found at
+//! `table_step!` (`tablecheck`), and those rustc finds in generated code
+//! carry the runtime's trait messages. A model with mistakes is still
+//! generated, as stubs (see `model`).
 
 mod attr_names;
 mod delimiters;
@@ -45,7 +48,7 @@ const VALUE: &[fn(&Ctxt, &Value)] = &[
 
 /// The checks of a `DynamoTable`'s own lists (its entities are checked
 /// against each other at `table_step!`, in `tablecheck`).
-const TABLE: &[fn(&Ctxt, &Table)] = &[tables::check_lists];
+const TABLE: &[fn(&Ctxt, &Table)] = &[tables::check_lists, tables::check_snapshot];
 
 /// Every check of an entity, in order.
 pub fn entity(cx: &Ctxt, e: &Entity) {

@@ -1,6 +1,8 @@
-//! A table's lists: each entity listed once (DYNA301), and each entity of
-//! an `overlap(A, B)` one of the table's (DYNA112). The entities' keys and
-//! indexes are checked against each other at `table_step!` (`tablecheck`).
+//! A table's own options: each entity listed once (DYNA301), each entity
+//! of an `overlap(A, B)` one of the table's (DYNA112), and a schema
+//! snapshot named with `schema = ".."` that exists and reads (DYNA500). The
+//! entities' keys and indexes are checked against each other and against
+//! the snapshot at `table_step!` (`tablecheck`).
 
 use syn::spanned::Spanned;
 
@@ -33,6 +35,21 @@ pub fn check_lists(cx: &Ctxt, t: &Table) {
                         .help("list it in `entities(..)`, or drop it from `overlap`"),
                 );
             }
+        }
+    }
+}
+
+/// `schema = ".."` names a snapshot that exists and reads as one.
+pub fn check_snapshot(cx: &Ctxt, t: &Table) {
+    let (ident, schema_path) = (&t.ident, &t.schema_path);
+    if let Some(lit) = &t.schema_lit {
+        match std::fs::read_to_string(schema_path) {
+            Ok(text) => {
+                if let Err(e) = dynakey_core::snapshot::parse(&text) {
+                    cx.report(lit.span(), Code::Snapshot.msg(format!("the schema snapshot {} of table `{ident}` could not be read: {e}", lit.value())).help("rewrite it from the code with `DYNAKEY_SCHEMA=overwrite cargo test`"));
+                }
+            }
+            Err(e) => cx.report(lit.span(), Code::Snapshot.msg(format!("the schema snapshot {} of table `{ident}` does not exist ({schema_path}: {e})", lit.value())).help(format!("the path is relative to the file that holds #[derive(DynamoTable)], as `include_str!` reads it; write the snapshot with `DYNAKEY_SCHEMA=overwrite cargo test`, or drop `schema` for the default `dynakey/{ident}.schema` in the crate"))),
         }
     }
 }

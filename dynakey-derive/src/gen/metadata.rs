@@ -7,9 +7,10 @@
 //! (`Member! { .. }`); each appends its metadata and passes everything to
 //! the hidden `table_step!`, which calls the next entity's macro, and after
 //! the last one checks the entities against each other at expansion time,
-//! with spans (DYNA301–305, and the drift checks DYNA500–506). The macro is
-//! `pub(crate)`: a table lists entities of its own crate.
-//!
+//! with spans (DYNA301–305, and the drift checks DYNA500–506). The macro
+//! is imported beside the entity with the entity's visibility, and a `pub`
+//! entity's macro is also `#[macro_export]`ed, under a name made unique in
+//! the crate (see [`macro_def`]).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};

@@ -1,5 +1,10 @@
-//! `DynamoValue`, `DynamoUnion` and `DynamoTable`: their shapes (DYNA109),
-//! options (DYNA112) and lists (DYNA301).
+//! `DynamoValue`, `DynamoUnion`, `DynamoTable` and `DynamoProjection` into
+//! their models. Reported here is what a model cannot hold: a shape
+//! (DYNA109: generic parameters, a value enum variant with fields, a union
+//! variant that does not hold one entity, a table without entities, a
+//! projection that names no entity), an `overlap` that is not a pair
+//! (DYNA112) and a stream view that is none (DYNA307). The rules over the
+//! models are checks (`check/variants.rs`, `check/tables.rs`).
 
 use darling::util::SpannedValue;
 use syn::spanned::Spanned;
@@ -144,16 +149,6 @@ pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
         overlaps.push(((*a).clone(), (*b).clone()));
     }
     let (schema_path, schema_lit) = schema_path(&ident, opts.schema.as_ref());
-    if let Some(lit) = &schema_lit {
-        match std::fs::read_to_string(&schema_path) {
-            Ok(text) => {
-                if let Err(e) = dynakey_core::snapshot::parse(&text) {
-                    cx.report(lit.span(), Code::Snapshot.msg(format!("the schema snapshot {} of table `{ident}` could not be read: {e}", lit.value())).help("rewrite it from the code with `DYNAKEY_SCHEMA=overwrite cargo test`"));
-                }
-            }
-            Err(e) => cx.report(lit.span(), Code::Snapshot.msg(format!("the schema snapshot {} of table `{ident}` does not exist ({schema_path}: {e})", lit.value())).help(format!("the path is relative to the file that holds #[derive(DynamoTable)], as `include_str!` reads it; write the snapshot with `DYNAKEY_SCHEMA=overwrite cargo test`, or drop `schema` for the default `dynakey/{ident}.schema` in the crate"))),
-        }
-    }
     let stream = opts.stream.as_ref().and_then(|v| {
         let variant = match v.as_str() {
             "KEYS_ONLY" => "KeysOnly",
@@ -177,6 +172,7 @@ pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
         entities,
         overlaps,
         schema_path,
+        schema_lit,
         migrations: opts.migrations.clone(),
         stream,
     })

@@ -1,7 +1,8 @@
-//! The fields of a struct: each one's role (one of `omit_empty`, `skip`,
-//! `serde`, `ttl`, `version`, or none) and its other options. Options
-//! that cannot go together, or a role on a type it does not take, are
-//! DYNA112.
+//! The fields of a struct into field models: each one's role (one of
+//! `omit_empty`, `skip`, `serde`, `ttl`, `version`, or none) and its other
+//! options. A field model holds one role and one timestamp, so two roles
+//! (DYNA112) or both timestamps (DYNA114) are reported here; the rules over
+//! a field's options are checks (`check/options.rs`, `check/timestamps.rs`).
 
 use syn::spanned::Spanned;
 

@@ -1,8 +1,23 @@
 //! The model of one derive input, built from the parsed attributes (as
 //! serde_derive's `Container::from_ast`), read by every check and generated
-//! from. It is built even when the input has mistakes; then `stub` is set
-//! and the generators emit the whole API with bodies that never run, so
-//! the mistake is the only error.
+//! from.
+//!
+//! Building reports only what keeps a part of the model from being built:
+//! a shape the model cannot hold (DYNA109: not a struct with named fields,
+//! generic parameters, no discriminator or partition key, an index without
+//! its keys), a template's grammar, scanned here (DYNA100), a name that
+//! resolves to nothing (DYNA101, DYNA118), an index named twice or alike
+//! (DYNA108), a native key where DynamoDB has none or of a size it cannot
+//! have (DYNA122, DYNA120), options of which the model holds one or has no
+//! place for (two roles of a field, `sparse` or `pk_attr` on a native
+//! index, an `overlap` that is not a pair: DYNA112; both timestamps:
+//! DYNA114), and a stream view that is none (DYNA307). What cannot be
+//! built is left out, or stands in as a synthetic field, and every rule
+//! over what was built is a `check`.
+//!
+//! The model is built even when the input has mistakes; then, after the
+//! checks, `stub` is set ([`Checked`]) and the generators emit the whole
+//! API with bodies that never run, so the mistake is the only error.
 
 mod containers;
 mod entity;
@@ -447,6 +462,8 @@ pub struct Table {
     pub overlaps: Vec<(Path, Path)>,
     /// Where the snapshot is (absolute), to write or compare it.
     pub schema_path: String,
+    /// `schema = ".."` as written, when given.
+    pub schema_lit: Option<syn::LitStr>,
     /// The migrations that cover drift.
     pub migrations: Option<Path>,
     /// The stream view the code consumes (`KeysOnly`, `NewImage`, ...),

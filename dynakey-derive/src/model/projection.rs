@@ -1,6 +1,6 @@
 //! What an index holds: `projection = "ALL" | "KEYS_ONLY" | "INCLUDE(a, b)"`
-//! on `#[gsi(..)]` / `#[lsi(..)]`, with the included names checked against
-//! the fields (DYNA118).
+//! on `#[gsi(..)]` / `#[lsi(..)]`, the included names resolved to stored
+//! fields (DYNA118: another form, or a name of no stored field).
 
 use crate::ctxt::Ctxt;
 use crate::diag::render::field_help;
