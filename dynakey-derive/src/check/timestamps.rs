@@ -60,7 +60,7 @@ fn stamp_type(cx: &Ctxt, f: &Field, s: Stamp) {
         let ty = f.ty_text.clone();
         cx.report(f.ty.span(), Code::TimestampType.msg(format!("#[dynamo({m})] on `{name}` takes a time::OffsetDateTime or Option<time::OffsetDateTime>, not `{ty}`")).help(format!("declare `{name}: Option<time::OffsetDateTime>`: the runtime writes the time of the write, as RFC 3339 text")));
     } else if f.role != FieldRole::Plain {
-        let r = super::unique::role_name(f.role);
+        let r = f.role.word();
         cx.report(f.span, Code::TimestampType.msg(format!("#[dynamo({m})] on `{name}`, which is also #[dynamo({r})]")).help(format!("the runtime writes a timestamp as RFC 3339 text; drop `{r}` (a TTL is its own field)")));
     }
 }

@@ -58,6 +58,20 @@ pub enum FieldRole {
     Version,
 }
 
+impl FieldRole {
+    /// The role as its option is written (`plain` for none).
+    pub fn word(self) -> &'static str {
+        match self {
+            FieldRole::Plain => "plain",
+            FieldRole::OmitEmpty => "omit_empty",
+            FieldRole::Skip => "skip",
+            FieldRole::Serde => "serde",
+            FieldRole::Ttl => "ttl",
+            FieldRole::Version => "version",
+        }
+    }
+}
+
 /// What an item without the attribute reads as (`#[dynamo(default)]`).
 #[derive(Clone)]
 pub enum DefaultValue {

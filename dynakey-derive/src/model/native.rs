@@ -121,11 +121,10 @@ pub fn native_index(
         cx.report(ix.name_span, Code::Shape.msg(format!("global index `{}` has no partition key", ix.name)).help(format!("add `pk(..)` with its fields, as in #[gsi(\"{}\", pk(tenant), sk(status, created_at))]", ix.name)));
         return Some(empty(ix, snake));
     };
-    let mut seen: Vec<usize> = Vec::new();
     let mut attrs = Vec::new();
-    let pk = resolve(cx, entity, fields, ix, "pk", pk, &mut seen, &mut attrs);
+    let pk = resolve(cx, entity, fields, ix, "pk", pk, &mut attrs);
     let sk = match &ix.sk_native {
-        Some(list) => resolve(cx, entity, fields, ix, "sk", list, &mut seen, &mut attrs),
+        Some(list) => resolve(cx, entity, fields, ix, "sk", list, &mut attrs),
         None => Vec::new(),
     };
     Some(NativeIndex {
@@ -154,7 +153,8 @@ fn empty(ix: &RawIndex, snake: String) -> NativeIndex {
     }
 }
 
-/// The fields of one native key, in order, each checked.
+/// The fields of one native key, in order, each resolved by name and
+/// recorded in `attrs` where it is written.
 fn resolve(
     cx: &Ctxt,
     entity: &syn::Ident,
@@ -162,7 +162,6 @@ fn resolve(
     ix: &RawIndex,
     which: &str,
     list: &NativeList,
-    seen: &mut Vec<usize>,
     attrs: &mut Vec<NativeAttr>,
 ) -> Vec<usize> {
     let (text, ranges) = written(which, list);
@@ -206,7 +205,7 @@ fn resolve(
                 fields.len() - 1
             }
         };
-        if seen.contains(&idx) {
+        if attrs.iter().any(|a| a.field == idx) {
             cx.report(
                 *name_span,
                 Code::NativeKeyShape
@@ -219,7 +218,6 @@ fn resolve(
             );
             continue;
         }
-        seen.push(idx);
         attrs.push(NativeAttr {
             field: idx,
             span: *name_span,
