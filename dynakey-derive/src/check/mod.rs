@@ -25,7 +25,8 @@ mod variants;
 use crate::ctxt::Ctxt;
 use crate::model::{Entity, Table, Value};
 
-/// The checks of an entity, one per family of codes, in catalogue order.
+/// The checks of an entity, one per family of codes, in the order their
+/// errors are reported.
 const ENTITY: &[fn(&Ctxt, &Entity)] = &[
     formats::check_formats,
     parse_back::check_parse_back,
