@@ -27,6 +27,8 @@ mod unraw;
 
 #[cfg(test)]
 mod expansion;
+#[cfg(test)]
+mod phases;
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as Tokens;

@@ -6,7 +6,7 @@ use crate::ctxt::Ctxt;
 use crate::diag::Code;
 use crate::model::{Entity, KeyKind};
 
-pub const MAX_KEY_FIELDS: usize = 16;
+const MAX_KEY_FIELDS: usize = 16;
 const MAX_GSI: usize = 20;
 const MAX_LSI: usize = 5;
 
