@@ -8,9 +8,27 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, Ident, LitStr, Token};
 
 use crate::ctxt::Ctxt;
-use crate::diag::render::did_you_mean;
-use crate::diag::Code;
-use crate::model::TemplateLit;
+use crate::diag::render::{caret, did_you_mean};
+use crate::diag::{Code, Message};
+
+/// A template as written: its text, its literal's span, and how to redraw
+/// it.
+#[derive(Clone)]
+pub struct TemplateLit {
+    pub text: String,
+    pub span: Span,
+    /// How the template appears in the attribute: `pk`, `GSI1 sk`, …
+    pub label: String,
+}
+
+impl TemplateLit {
+    /// Reports `message` at this template, redrawn with a caret under
+    /// `range`.
+    pub fn report(&self, cx: &Ctxt, message: Message, range: std::ops::Range<usize>) {
+        let drawn = caret(&self.label, &self.text, range, "");
+        cx.report(self.span, message.draw(drawn));
+    }
+}
 
 fn template(lit: &LitStr, label: String) -> TemplateLit {
     TemplateLit {
@@ -66,7 +84,8 @@ pub struct RawKeys {
     pub sk: Option<TemplateLit>,
     pub indexes: Vec<RawIndex>,
     /// `#[pk(..)]` / `#[sk(..)]` written as a list of fields, as a native
-    /// key (which the table key cannot be: DYNA122, reported by `check`).
+    /// key (which the table key cannot be: DYNA122, reported when the
+    /// model, which has no place for it, is built).
     pub native_table_keys: Vec<NativeTableKey>,
 }
 

@@ -1,20 +1,26 @@
-//! Attribute parsing: syntax only, nothing checked beyond it.
+//! Attribute parsing: syntax only, nothing checked beyond it. The errors
+//! reported here are syntax errors: an attribute that is not what its
+//! grammar takes is DYNA100 for a key attribute (`#[pk]` not one template
+//! string, `#[gsi]` not starting with the index name) and DYNA112 for an
+//! option (unknown, given twice, malformed, or a value of the wrong type).
+//! A template's own grammar is scanned when the model is built (`model`),
+//! and every rule over what was written is a `check`.
 //!
 //! `#[dynamo(..)]` options of containers, fields and variants are parsed by
 //! darling, after [`screen`] has taken out (and reported as DYNA112) the
 //! options that are unknown or given twice: darling's error kinds are not
 //! public, and its wording is no interface to match, so the errors whose
 //! words the derive chooses are found before darling runs, and darling's
-//! remaining errors (a value of the wrong type, …) are shown in its words. The key templates (`#[pk("…")]`,
-//! `#[sk("…")]`, `#[gsi("GSI1", pk = "…", ..)]`, `#[lsi(..)]`) start with bare
-//! string literals, which darling's named-field model cannot take, so
-//! `keys.rs` parses them by hand.
+//! remaining errors (a value of the wrong type, …) are shown in its words.
+//! The key templates (`#[pk("…")]`, `#[sk("…")]`, `#[gsi("GSI1", pk = "…",
+//! ..)]`, `#[lsi(..)]`) start with bare string literals, which darling's
+//! named-field model cannot take, so `keys.rs` parses them by hand.
 
 mod keys;
 mod options;
 mod vector;
 
-pub use keys::{keys, IndexKind, NativeList, NativeTableKey, RawIndex, RawKeys};
+pub use keys::{keys, IndexKind, NativeList, NativeTableKey, RawIndex, RawKeys, TemplateLit};
 pub use options::{
     crate_path, entity, field, projection, table, value_container, variant, FieldOpts,
 };

@@ -1,7 +1,7 @@
 //! `#[vector_index("NAME", vector = field, dimensions = 768, distance =
 //! "COSINE", scope(field), filter(a, b), projection = "INCLUDE(title)")]`,
 //! parsed by hand (it starts with a bare string literal, like `#[gsi]`).
-//! Syntax only: what the options mean is checked in `check::vector`, and
+//! Syntax only: what the options mean is checked in `model::vectors`, and
 //! every message of the family is there (this parser records its
 //! problems in [`RawVector::problems`] for it to report).
 
@@ -12,7 +12,7 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, Ident, LitInt, LitStr, Token};
 
 use crate::ctxt::Ctxt;
-use crate::model::TemplateLit;
+use super::TemplateLit;
 
 /// A name as written, with its span.
 pub type Spanned = (String, Span);
@@ -28,7 +28,7 @@ pub struct RawVector {
     pub filter: Option<(Vec<Spanned>, Span)>,
     /// `projection = "KEYS_ONLY"` / `"INCLUDE(a, b)"` / `"ALL"`.
     pub projection: Option<TemplateLit>,
-    /// What did not parse, for `check::vector` to report.
+    /// What did not parse, for `model::vectors` to report.
     pub problems: Vec<(RawProblem, Span)>,
 }
 

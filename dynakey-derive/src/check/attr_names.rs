@@ -4,7 +4,7 @@
 
 use crate::ctxt::Ctxt;
 use crate::diag::Code;
-use crate::model::{Entity, Field, KeyKind};
+use crate::model::{Entity, Field, KeyKind, Value};
 
 pub fn check_attr_names(cx: &Ctxt, e: &Entity) {
     let mut owners: Vec<(String, String)> =
@@ -50,10 +50,17 @@ pub fn check_attr_names(cx: &Ctxt, e: &Entity) {
     }
 }
 
+/// Two stored fields of a nested `DynamoValue` in one attribute (DYNA124).
+pub fn check_value_names(cx: &Ctxt, v: &Value) {
+    if let Value::Struct { fields, .. } = v {
+        check_stored_names(cx, fields);
+    }
+}
+
 /// Two stored fields of one struct (an entity or a nested `DynamoValue`)
 /// in one attribute: one value would overwrite the other in every item.
 /// Reported at the later field, naming the earlier one.
-pub fn check_stored_names<'a>(cx: &Ctxt, fields: impl IntoIterator<Item = &'a Field>) {
+fn check_stored_names<'a>(cx: &Ctxt, fields: impl IntoIterator<Item = &'a Field>) {
     let mut seen: Vec<&Field> = Vec::new();
     for f in fields.into_iter().filter(|f| f.stored()) {
         if let Some(first) = seen.iter().find(|g| g.attr == f.attr) {

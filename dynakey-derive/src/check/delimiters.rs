@@ -12,8 +12,6 @@ use crate::model::{Entity, Field, KeyModel, Part};
 use crate::template::Format;
 use crate::types::TypeKind;
 
-use super::diag;
-
 pub fn check_delimiters(cx: &Ctxt, e: &Entity) {
     for k in e.templates() {
         check_key(cx, &e.fields, k);
@@ -46,7 +44,7 @@ fn check_key(cx: &Ctxt, fields: &[Field], k: &KeyModel) {
     }
     for (d, at, name) in &delims {
         if *d >= '0' {
-            diag(cx, tpl, Code::DelimiterOrder.msg(format!("the delimiter `{d}` after `<{name}>` sorts above digits, so values holding digits (or letters) sort out of the order of the fields")).help("start the literal after a text field with a character below `0`, such as `#`; any character may follow a fixed-width field (`d6`, `n4`, a date, a uuid)"), *at..*at + d.len_utf8());
+            tpl.report(cx, Code::DelimiterOrder.msg(format!("the delimiter `{d}` after `<{name}>` sorts above digits, so values holding digits (or letters) sort out of the order of the fields")).help("start the literal after a text field with a character below `0`, such as `#`; any character may follow a fixed-width field (`d6`, `n4`, a date, a uuid)"), *at..*at + d.len_utf8());
         }
     }
     let lowest = delims.iter().map(|(d, _, _)| *d).min();
@@ -58,16 +56,15 @@ fn check_key(cx: &Ctxt, fields: &[Field], k: &KeyModel) {
             let at = range.start + off;
             let culprit = at..at + c.len_utf8();
             if c < ' ' || c == '\u{10FFFF}' {
-                diag(
+                tpl.report(
                     cx,
-                    tpl,
                     Code::TemplateSyntax
                         .msg(format!("the literal holds {c:?}, which a key cannot hold"))
                         .help("use printable characters in key literals"),
                     culprit,
                 );
             } else if let Some(lowest) = lowest.filter(|l| c < *l) {
-                diag(cx, tpl, Code::DelimiterOrder.msg(format!("the literal holds {c:?}, which sorts below the delimiter `{lowest}`, so keys sort out of the order of their fields")).help(format!("use only characters above `{lowest}` in literals, or a lower delimiter")), culprit);
+                tpl.report(cx, Code::DelimiterOrder.msg(format!("the literal holds {c:?}, which sorts below the delimiter `{lowest}`, so keys sort out of the order of their fields")).help(format!("use only characters above `{lowest}` in literals, or a lower delimiter")), culprit);
             }
         }
     }

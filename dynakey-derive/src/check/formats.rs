@@ -12,8 +12,6 @@ use crate::model::{Entity, Field, FieldRole, KeyModel, KeyRole, Part};
 use crate::template::Format;
 use crate::types::TypeKind;
 
-use super::diag;
-
 pub fn check_formats(cx: &Ctxt, e: &Entity) {
     for k in e.templates() {
         for part in &k.parts {
@@ -31,7 +29,7 @@ pub fn check_formats(cx: &Ctxt, e: &Entity) {
                 continue;
             }
             if let Some(why) = not_a_key_part(f.role) {
-                diag(cx, &k.tpl, Code::NotAKeyType.msg(format!("`{}` is #[dynamo({why})] and cannot be part of a key", f.name.text)).help("a key part is stored in the key attribute; drop the option or the placeholder"), range.clone());
+                k.tpl.report(cx, Code::NotAKeyType.msg(format!("`{}` is #[dynamo({why})] and cannot be part of a key", f.name.text)).help("a key part is stored in the key attribute; drop the option or the placeholder"), range.clone());
                 continue;
             }
             let frange = format_range.clone().unwrap_or(range.clone());
@@ -133,7 +131,7 @@ fn format_fits(
         ),
         _ => return,
     };
-    diag(cx, tpl, code.msg(message).help(help), range);
+    tpl.report(cx, code.msg(message).help(help), range);
 }
 
 fn describe(k: TypeKind) -> &'static str {

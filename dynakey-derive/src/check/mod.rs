@@ -1,49 +1,33 @@
-//! Builds the models from the parsed attributes and checks them, reporting
-//! every mistake with its DYNA code (the list is `diag/codes.rs`): the
-//! only place user errors come from. Building reports what keeps a part of
-//! the model from being built (syntax, names, shapes); then every check of
-//! [`CHECKS`] runs over the whole model, each reporting one family of
-//! codes. A model with mistakes is still returned, marked `stub`, so the
-//! generators can emit the API without a body that could fail again.
+//! The rules over a built model, after serde_derive's `check.rs`: each
+//! `check_*` function reads the whole model and reports one family of
+//! codes (the list is `diag/codes.rs`), one file per family, and
+//! [`entity`], [`value`] and [`table`] run their list in order. The other
+//! user errors are syntax, reported while parsing (`attr`), and what keeps
+//! a part of the model from being built, reported while building it
+//! (`model`); the errors across a table's entities are found at
+//! `table_step!` (`tablecheck`), and those rustc finds in generated code
+//! carry the runtime's trait messages. A model with mistakes is still
+//! generated, as stubs (see `model`).
 
 mod attr_names;
 mod delimiters;
-mod fields;
 mod formats;
-mod indexes;
 mod limits;
 mod native;
 mod optional;
 mod options;
-mod others;
 mod parse_back;
-mod projection;
-mod templates;
+mod tables;
 mod timestamps;
 mod unique;
-mod update;
-pub mod vector;
+mod variants;
 
-use std::ops::Range;
-
-use darling::util::SpannedValue;
-use syn::spanned::Spanned;
-use syn::{Data, DeriveInput, Fields};
-
-use crate::attr;
 use crate::ctxt::Ctxt;
-use crate::diag::render::caret;
-use crate::diag::Code;
-use crate::diag::Message;
-use crate::model::{Entity, KeyKind, KeyRole, TemplateLit, UpdateModel};
+use crate::model::{Entity, Table, Value};
 
-pub use fields::fields;
-pub use others::{projection, table, union, value};
-
-use templates::{key, KeySpec};
-
-/// The checks of an entity, one per family of codes, in catalogue order.
-const CHECKS: &[fn(&Ctxt, &Entity)] = &[
+/// The checks of an entity, one per family of codes, in the order their
+/// errors are reported.
+const ENTITY: &[fn(&Ctxt, &Entity)] = &[
     formats::check_formats,
     parse_back::check_parse_back,
     optional::check_optional,
@@ -53,171 +37,41 @@ const CHECKS: &[fn(&Ctxt, &Entity)] = &[
     timestamps::check_timestamps,
     delimiters::check_delimiters,
     unique::check_unique,
+    native::check_native,
 ];
 
-/// Reports `message` at a template, redrawn with a caret under `range`.
-pub fn diag(cx: &Ctxt, tpl: &TemplateLit, message: Message, range: Range<usize>) {
-    let drawn = caret(&tpl.label, &tpl.text, range, "");
-    cx.report(tpl.span, message.draw(drawn));
-}
+/// The checks of a `DynamoValue`.
+const VALUE: &[fn(&Ctxt, &Value)] = &[
+    variants::check_variant_names,
+    attr_names::check_value_names,
+    options::check_value_options,
+];
 
-/// The named fields of a struct, or a DYNA109 error.
-pub fn named_fields<'a>(
-    cx: &Ctxt,
-    input: &'a DeriveInput,
-    what: &str,
-) -> Option<&'a syn::FieldsNamed> {
-    match &input.data {
-        Data::Struct(s) => match &s.fields {
-            Fields::Named(f) => Some(f),
-            _ => {
-                cx.report(
-                    input.ident.span(),
-                    Code::Shape
-                        .msg(format!("{what} needs a struct with named fields"))
-                        .help(format!(
-                            "name the fields: `struct {} {{ id: String, .. }}`",
-                            input.ident
-                        )),
-                );
-                None
-            }
-        },
-        _ => {
-            cx.report(
-                input.ident.span(),
-                Code::Shape
-                    .msg(format!(
-                        "{what} needs a struct with named fields; `{}` is not one",
-                        input.ident
-                    ))
-                    .help("for a type stored inside an item, derive DynamoValue"),
-            );
-            None
-        }
+/// The checks of a `DynamoTable`'s own lists (its entities are checked
+/// against each other at `table_step!`, in `tablecheck`).
+const TABLE: &[fn(&Ctxt, &Table)] = &[tables::check_lists, tables::check_snapshot];
+
+/// Every check of an entity, in order.
+pub fn entity(cx: &Ctxt, e: &Entity) {
+    for check in ENTITY {
+        check(cx, e);
     }
 }
 
-/// The entity model of a `DynamoEntity` input; `None` when its shape (not
-/// a struct with named fields, or generic) leaves nothing to generate but
-/// the `Entity` impl.
-pub fn entity(cx: &Ctxt, input: &DeriveInput) -> Option<Entity> {
-    let parsed = attr::entity(cx, input);
-    let reported = parsed.is_none();
-    let opts = parsed.unwrap_or_default();
-    let raw = attr::keys(cx, &input.attrs);
-    native::check_table_key_place(cx, &raw.native_table_keys);
-    if !input.generics.params.is_empty() {
-        cx.report(
-            input.generics.span(),
-            Code::Shape
-                .msg(format!(
-                    "entity `{}` has generic parameters, which DynamoEntity does not support",
-                    input.ident
-                ))
-                .help("derive on a concrete struct"),
-        );
-        return None;
+/// Every check of a `DynamoValue`, in order.
+pub fn value(cx: &Ctxt, v: &Value) {
+    for check in VALUE {
+        check(cx, v);
     }
-    let named = named_fields(cx, input, "DynamoEntity")?;
-    let mut fields = fields(cx, named);
-    let ident = input.ident.clone();
-
-    let discriminator = match &opts.entity {
-        Some(d) => {
-            if d.is_empty() {
-                cx.report(
-                    d.span(),
-                    Code::Shape
-                        .msg("the discriminator is empty")
-                        .help("name the entity, as in #[dynamo(entity = \"EMPLOYEE\")]"),
-                );
-            }
-            d.as_str().to_owned()
-        }
-        None if reported => String::new(),
-        None => {
-            cx.report(
-                ident.span(),
-                Code::Shape
-                    .msg(format!("entity `{ident}` has no discriminator"))
-                    .help(format!(
-                        "add #[dynamo(entity = \"{}\")]: it tells the types of one table apart",
-                        ident.to_string().to_uppercase()
-                    )),
-            );
-            String::new()
-        }
-    };
-    let attr_of = |v: &Option<SpannedValue<String>>, d: &str| {
-        v.as_ref()
-            .map(|s| s.as_str().to_owned())
-            .unwrap_or_else(|| d.to_owned())
-    };
-    let disc_attr = attr_of(&opts.discriminator_attr, "_type");
-    let spec = |role, attr: String, fn_name: &str| KeySpec {
-        role,
-        kind: KeyKind::Table,
-        attr,
-        fn_name: fn_name.to_owned(),
-        index: None,
-    };
-    let pk_tpl = raw.pk.clone().unwrap_or_else(|| {
-        if raw.native_table_keys.is_empty() {
-            cx.report(
-                ident.span(),
-                Code::Shape
-                    .msg(format!("entity `{ident}` has no partition key"))
-                    .help("add a template, as in #[pk(\"USER#<user_id>\")]"),
-            );
-        }
-        TemplateLit {
-            text: String::new(),
-            span: ident.span(),
-            label: "pk".into(),
-        }
-    });
-    let pk_attr = attr_of(&opts.pk_attr, "pk");
-    let pk = key(
-        cx,
-        &ident,
-        &mut fields,
-        &pk_tpl,
-        spec(KeyRole::Partition, pk_attr, "pk"),
-    );
-    let sk = raw.sk.as_ref().map(|t| {
-        let sk_attr = attr_of(&opts.sk_attr, "sk");
-        key(
-            cx,
-            &ident,
-            &mut fields,
-            t,
-            spec(KeyRole::Sort, sk_attr, "sk"),
-        )
-    });
-    let (indexes, natives) = indexes::indexes(cx, &ident, &mut fields, &raw, &pk, sk.is_some());
-    let vectors = vector::vectors(cx, &ident, &fields, &raw, &attr::vectors(cx, &input.attrs));
-    let mut e = Entity {
-        ident,
-        vis: input.vis.clone(),
-        discriminator,
-        disc_attr,
-        pk,
-        sk,
-        indexes,
-        natives,
-        vectors,
-        fields,
-        update: UpdateModel::empty(),
-        validate: opts.validate.clone(),
-        stub: false,
-    };
-    for check in CHECKS {
-        check(cx, &e);
-    }
-    e.stub = cx.has_errors();
-    if !e.stub {
-        e.update = update::model(&e);
-    }
-    Some(e)
 }
+
+/// Every check of a `DynamoTable`, in order.
+pub fn table(cx: &Ctxt, t: &Table) {
+    for check in TABLE {
+        check(cx, t);
+    }
+}
+
+/// A derive whose model has no rules beyond its shape (`DynamoUnion`,
+/// `DynamoProjection`).
+pub fn none<M>(_: &Ctxt, _: &M) {}

@@ -1,221 +1,23 @@
-//! Native multi-attribute index keys (`#[gsi("ByRegion", pk(tenant,
-//! region), sk(status, created_at))]`): DYNA120 (how many attributes, each
-//! once), DYNA121 (a field with no S, N or B form), DYNA122 (a native key
-//! where DynamoDB has none: a local index, or mixed with a template), and
-//! DYNA101/DYNA112 as for templates.
+//! The fields of native multi-attribute keys (DYNA121): each is stored as
+//! an S, N or B attribute, as far as its syntax tells (other types are
+//! checked by the `NativeKeyAttr` bound in the generated code).
 
-use crate::attr::{IndexKind, NativeList, NativeTableKey, RawIndex};
 use crate::ctxt::Ctxt;
-use crate::diag::render::{as_written, field_help};
+use crate::diag::render::as_written;
 use crate::diag::Code;
-use crate::model::{Field, FieldRole, NativeIndex};
+use crate::model::{Entity, Field, FieldRole};
 use crate::types::{is_list, is_set, TypeKind};
 
-use super::projection::projection;
-use super::templates::synthetic;
-
-/// DynamoDB's limit of attributes per native key (partition or sort).
-const MAX_ATTRS: usize = 4;
-
-/// `pk(a, b)` as written, and the byte range of each name in it.
-fn written(which: &str, list: &NativeList) -> (String, Vec<std::ops::Range<usize>>) {
-    let mut text = format!("{which}(");
-    let mut ranges = Vec::new();
-    for (i, (name, _)) in list.names.iter().enumerate() {
-        if i > 0 {
-            text.push_str(", ");
-        }
-        ranges.push(text.len()..text.len() + name.len());
-        text.push_str(name);
-    }
-    text.push(')');
-    (text, ranges)
-}
-
-/// An index's name as the snake-case part of its functions (native and
-/// template indexes alike): `ByRegion` → `by_region`, `GSI1` → `gsi1`,
-/// `by-day` → `by_day`.
-pub fn snake(name: &str) -> String {
-    let mut out = String::new();
-    let mut prev: Option<char> = None;
-    for c in name.chars() {
-        if c.is_ascii_uppercase()
-            && prev.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit())
-        {
-            out.push('_');
-        }
-        out.push(if c.is_ascii_alphanumeric() {
-            c.to_ascii_lowercase()
-        } else {
-            '_'
-        });
-        prev = Some(c);
-    }
-    if out.starts_with(|c: char| c.is_ascii_digit()) {
-        out.insert(0, 'i');
-    }
-    out
-}
-
-/// The model of a native index, its mistakes reported; `None` when it is
-/// not one.
-pub fn native_index(
-    cx: &Ctxt,
-    entity: &syn::Ident,
-    fields: &mut Vec<Field>,
-    ix: &RawIndex,
-) -> Option<NativeIndex> {
-    if !ix.is_native() {
-        return None;
-    }
-    let snake = snake(&ix.name);
-    // The native key as written, for the redraw.
-    let (which, list) = match (&ix.pk_native, &ix.sk_native) {
-        (Some(l), _) => ("pk", l),
-        (None, Some(l)) => ("sk", l),
-        (None, None) => unreachable!("is_native"),
-    };
-    let (text, _) = written(which, list);
-    let whole = 0..text.len();
-    if ix.kind == IndexKind::Local {
-        cx.report(list.span, Code::NativeKeyPlace.msg(format!("local index `{}` cannot have a native multi-attribute key: DynamoDB builds keys from several attributes only in global secondary indexes", ix.name)).draw(as_written(&text, whole)).help(format!("write the sort key as a template (sk = \"<status>#<n:d3>\"), or make it a global index: #[gsi(\"{}\", ..)]", ix.name)));
-        return Some(empty(ix, snake));
-    }
-    if ix.pk.is_some() || ix.sk.is_some() {
-        cx.report(
-            list.span,
-            Code::NativeKeyPlace
-                .msg(format!(
-                    "index `{}` mixes a template key with a native one",
-                    ix.name
-                ))
-                .draw(as_written(&text, whole))
-                .help("write both keys as field lists (pk(a, b), sk(c, d)), or both as templates"),
-        );
-        return Some(empty(ix, snake));
-    }
-    for (given, option) in [
-        (ix.sparse, "sparse"),
-        (ix.pk_attr.is_some(), "pk_attr"),
-        (ix.sk_attr.is_some(), "sk_attr"),
-    ] {
-        if given {
-            let why = if option == "sparse" {
-                "a native index is sparse by absence: an item without one of its key attributes (a `None` field) is not in it"
-            } else {
-                "a native key's attributes are the fields' own (rename a field with #[dynamo(rename = \"..\")])"
-            };
-            cx.report(
-                ix.name_span,
-                Code::Options
-                    .msg(format!(
-                        "`{option}` does not apply to native index `{}`",
-                        ix.name
-                    ))
-                    .help(format!("drop it; {why}")),
-            );
-        }
-    }
-    let Some(pk) = &ix.pk_native else {
-        cx.report(ix.name_span, Code::Shape.msg(format!("global index `{}` has no partition key", ix.name)).help(format!("add `pk(..)` with its fields, as in #[gsi(\"{}\", pk(tenant), sk(status, created_at))]", ix.name)));
-        return Some(empty(ix, snake));
-    };
-    let mut seen: Vec<usize> = Vec::new();
-    let pk = resolve(cx, entity, fields, ix, "pk", pk, &mut seen);
-    let sk = match &ix.sk_native {
-        Some(list) => resolve(cx, entity, fields, ix, "sk", list, &mut seen),
-        None => Vec::new(),
-    };
-    Some(NativeIndex {
-        name: ix.name.clone(),
-        snake,
-        pk,
-        sk,
-        projection: projection(cx, ix.projection.as_ref(), fields),
-    })
-}
-
-fn empty(ix: &RawIndex, snake: String) -> NativeIndex {
-    NativeIndex {
-        name: ix.name.clone(),
-        snake,
-        pk: Vec::new(),
-        sk: Vec::new(),
-        projection: crate::model::Projection::All,
-    }
-}
-
-/// The fields of one native key, in order, each checked.
-fn resolve(
-    cx: &Ctxt,
-    entity: &syn::Ident,
-    fields: &mut Vec<Field>,
-    ix: &RawIndex,
-    which: &str,
-    list: &NativeList,
-    seen: &mut Vec<usize>,
-) -> Vec<usize> {
-    let (text, ranges) = written(which, list);
-    let span = list.span;
-    if list.names.is_empty() {
-        cx.report(
-            span,
-            Code::NativeKeyShape
-                .msg(format!(
-                    "the native {which} of index `{}` names no field",
-                    ix.name
-                ))
-                .draw(as_written(&text, which.len()..text.len()))
-                .help("name one to four fields, as in pk(tenant, region)"),
-        );
-    }
-    if list.names.len() > MAX_ATTRS {
-        let extra = ranges[MAX_ATTRS].start..ranges[ranges.len() - 1].end;
-        cx.report(list.names[MAX_ATTRS].1, Code::NativeKeyShape.msg(format!("the native {which} of index `{}` has {} attributes; DynamoDB allows {MAX_ATTRS}", ix.name, list.names.len())).draw(as_written(&text, extra)).help("keep four; join the others into a template index, or filter on them"));
-    }
-    let mut out = Vec::new();
-    for ((name, name_span), range) in list.names.iter().zip(ranges) {
-        let idx = match fields.iter().position(|f| f.name.text == *name) {
-            Some(i) => i,
-            None => {
-                let help = field_help(
-                    name,
-                    fields
-                        .iter()
-                        .filter(|f| f.stored())
-                        .map(|f| f.name.text.as_str()),
-                );
-                cx.report(
-                    *name_span,
-                    Code::UnknownField
-                        .msg(format!("`{name}` names no field of `{entity}`"))
-                        .draw(as_written(&text, range.clone()))
-                        .help(&help),
-                );
-                fields.push(synthetic(name, *name_span));
-                fields.len() - 1
+pub fn check_native(cx: &Ctxt, e: &Entity) {
+    for ix in &e.natives {
+        for a in &ix.attrs {
+            let f = &e.fields[a.field];
+            if let Some(why) = no_key_form(f) {
+                let name = &f.name.text;
+                cx.report(a.span, Code::NativeKeyType.msg(format!("field `{name}` cannot be a native key attribute of index `{}`: {why}", ix.name)).draw(as_written(&a.written, a.range.clone())).help("a native key attribute is an S (strings, unit enums, uuids, dates, instants), N (integers, decimals) or B (bytes) attribute; key on another field, or use a template index"));
             }
-        };
-        if seen.contains(&idx) {
-            cx.report(
-                *name_span,
-                Code::NativeKeyShape
-                    .msg(format!(
-                        "field `{name}` appears twice in the native keys of index `{}`",
-                        ix.name
-                    ))
-                    .draw(as_written(&text, range.clone()))
-                    .help("each attribute is one element of the index's key: name it once"),
-            );
-            continue;
         }
-        seen.push(idx);
-        if let Some(why) = no_key_form(&fields[idx]) {
-            cx.report(*name_span, Code::NativeKeyType.msg(format!("field `{name}` cannot be a native key attribute of index `{}`: {why}", ix.name)).draw(as_written(&text, range)).help("a native key attribute is an S (strings, unit enums, uuids, dates, instants), N (integers, decimals) or B (bytes) attribute; key on another field, or use a template index"));
-        }
-        out.push(idx);
     }
-    out
 }
 
 /// Why a field has no S, N or B form, as far as its syntax tells (other
@@ -253,20 +55,5 @@ fn last(ty: &syn::Type) -> Option<String> {
     match ty {
         syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
         _ => None,
-    }
-}
-
-/// DYNA122 for the table key: DynamoDB builds a key from several
-/// attributes only in a global index.
-pub fn check_table_key_place(cx: &Ctxt, keys: &[NativeTableKey]) {
-    for k in keys {
-        let label = k.label;
-        cx.report(
-            k.span,
-            Code::NativeKeyPlace
-                .msg(format!("the table's {label} cannot be a native multi-attribute key: DynamoDB builds keys from several attributes only in global secondary indexes"))
-                .draw(as_written(&k.written, label.len() + 3..k.written.len() - 2))
-                .help(format!("write a template, as in #[{label}(\"TENANT#<tenant>#REGION#<region>\")], or declare the native key on an index: #[gsi(\"ByRegion\", pk(tenant, region))]")),
-        );
     }
 }

@@ -5,8 +5,6 @@ use crate::ctxt::Ctxt;
 use crate::diag::Code;
 use crate::model::{Entity, KeyKind, KeyModel, Part};
 
-use super::diag;
-
 pub fn check_optional(cx: &Ctxt, e: &Entity) {
     no_optional(cx, e, &e.pk, "the table key");
     if let Some(sk) = &e.sk {
@@ -47,9 +45,8 @@ fn no_optional(cx: &Ctxt, e: &Entity, key: &KeyModel, what: &str) {
         } else {
             "mark the index `sparse` so an item with no value stays out of it, or make the field required".to_owned()
         };
-        diag(
+        key.tpl.report(
             cx,
-            &key.tpl,
             Code::OptionalInput
                 .msg(format!(
                     "`{name}` is an Option, but {what} needs a value for every item"

@@ -7,8 +7,6 @@ use crate::diag::Code;
 use crate::model::{Entity, Part};
 use crate::template::Format;
 
-use super::diag;
-
 pub fn check_parse_back(cx: &Ctxt, e: &Entity) {
     for k in e.templates() {
         let name = |f: usize| &e.fields[f].name.text;
@@ -24,10 +22,10 @@ pub fn check_parse_back(cx: &Ctxt, e: &Entity) {
             };
             if let Some(Part::Field { field: prev, .. }) = i.checked_sub(1).map(|j| &k.parts[j]) {
                 let (prev, this) = (name(*prev), name(*field));
-                diag(cx, &k.tpl, Code::AmbiguousParts.msg(format!("`<{prev}>` and `<{this}>` have no literal between them, so the key cannot be parsed back")).help(format!("put a delimiter between them, as in `<{prev}>#<{this}>`")), range.clone());
+                k.tpl.report(cx, Code::AmbiguousParts.msg(format!("`<{prev}>` and `<{this}>` have no literal between them, so the key cannot be parsed back")).help(format!("put a delimiter between them, as in `<{prev}>#<{this}>`")), range.clone());
             }
             if *format == Format::Path && i + 1 < k.parts.len() {
-                diag(cx, &k.tpl, Code::AmbiguousParts.msg(format!("`<{}:path>` is followed by more of the template, so the key cannot be parsed back: a path may hold any text", name(*field))).help("end the template with the `path` field, or drop `:path` so the value is escaped"), range.clone());
+                k.tpl.report(cx, Code::AmbiguousParts.msg(format!("`<{}:path>` is followed by more of the template, so the key cannot be parsed back: a path may hold any text", name(*field))).help("end the template with the `path` field, or drop `:path` so the value is escaped"), range.clone());
             }
         }
     }

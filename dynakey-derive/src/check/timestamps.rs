@@ -9,8 +9,6 @@ use crate::diag::Code;
 use crate::model::{Entity, Field, FieldRole, Stamp};
 use crate::types::TypeKind;
 
-use super::diag;
-
 pub fn check_timestamps(cx: &Ctxt, e: &Entity) {
     for (_, f) in e.struct_fields() {
         if let Some(s) = f.stamp {
@@ -43,7 +41,7 @@ pub fn check_timestamps(cx: &Ctxt, e: &Entity) {
             };
             let m = marker(f.stamp.expect("filtered"));
             let name = &f.name.text;
-            diag(cx, &k.tpl, Code::TimestampInKey.msg(format!("`{name}` is #[dynamo({m})], which the runtime writes, so it cannot feed a key")).help(format!("a key is built from the value before the write sets the time: key on another field (a v7 uuid sorts by creation time), or drop #[dynamo({m})] and set `{name}` yourself")), range);
+            k.tpl.report(cx, Code::TimestampInKey.msg(format!("`{name}` is #[dynamo({m})], which the runtime writes, so it cannot feed a key")).help(format!("a key is built from the value before the write sets the time: key on another field (a v7 uuid sorts by creation time), or drop #[dynamo({m})] and set `{name}` yourself")), range);
         }
     }
 }
@@ -62,7 +60,7 @@ fn stamp_type(cx: &Ctxt, f: &Field, s: Stamp) {
         let ty = f.ty_text.clone();
         cx.report(f.ty.span(), Code::TimestampType.msg(format!("#[dynamo({m})] on `{name}` takes a time::OffsetDateTime or Option<time::OffsetDateTime>, not `{ty}`")).help(format!("declare `{name}: Option<time::OffsetDateTime>`: the runtime writes the time of the write, as RFC 3339 text")));
     } else if f.role != FieldRole::Plain {
-        let r = super::unique::role_name(f.role);
+        let r = f.role.word();
         cx.report(f.span, Code::TimestampType.msg(format!("#[dynamo({m})] on `{name}`, which is also #[dynamo({r})]")).help(format!("the runtime writes a timestamp as RFC 3339 text; drop `{r}` (a TTL is its own field)")));
     }
 }

@@ -11,19 +11,6 @@ use crate::diag::Code;
 use crate::model::{Entity, FieldRole};
 use crate::types::TypeKind;
 
-use super::diag;
-
-pub fn role_name(r: FieldRole) -> &'static str {
-    match r {
-        FieldRole::Plain => "plain",
-        FieldRole::OmitEmpty => "omit_empty",
-        FieldRole::Skip => "skip",
-        FieldRole::Serde => "serde",
-        FieldRole::Ttl => "ttl",
-        FieldRole::Version => "version",
-    }
-}
-
 /// Whether a value of `kind` is stored as one text per value.
 fn one_text(kind: &TypeKind) -> bool {
     matches!(
@@ -89,7 +76,7 @@ pub fn check_unique(cx: &Ctxt, e: &Entity) {
             let ty = f.ty_text.clone();
             cx.report(f.ty.span(), Code::Unique.msg(format!("#[dynamo(unique)] on `{name}` of type `{ty}`, whose stored text is not one per value")).help("a unique field is a string, an integer, a uuid, a date, an instant or a bool (or an Option of one); keep a normalized string beside it and mark that unique"));
         } else if !matches!(f.role, FieldRole::Plain | FieldRole::OmitEmpty) {
-            let r = role_name(f.role);
+            let r = f.role.word();
             cx.report(
                 f.span,
                 Code::Unique
@@ -103,7 +90,7 @@ pub fn check_unique(cx: &Ctxt, e: &Entity) {
         }
         for k in std::iter::once(&e.pk).chain(e.sk.iter()) {
             if let Some(range) = placeholder(&k.tpl.text, name) {
-                diag(cx, &k.tpl, Code::Unique.msg(format!("`{name}` is #[dynamo(unique)] and part of the table key, which is one item per value already")).help(format!("drop #[dynamo(unique)] from `{name}`")), range);
+                k.tpl.report(cx, Code::Unique.msg(format!("`{name}` is #[dynamo(unique)] and part of the table key, which is one item per value already")).help(format!("drop #[dynamo(unique)] from `{name}`")), range);
             }
         }
     }

@@ -13,6 +13,7 @@
 //! ```
 
 pub mod render;
+pub mod traits;
 
 use std::fmt;
 

@@ -3,8 +3,9 @@
 //! DYNA228 (an upsert sets every field a new item needs).
 //!
 //! Each key with two or more open inputs gets one trait, bounded on the
-//! tuple of its inputs' states, whose message redraws the template with a
-//! caret under each input; the entity gets one trait for the fields a new
+//! tuple of its inputs' states, whose message (from `diag::traits`)
+//! redraws the template with a caret under each input; the entity gets one
+//! trait for the fields a new
 //! item needs. Each trait has one blanket impl over the runtime's rule
 //! (`KeyComplete`, `AllRequired`), marked `do_not_recommend` so that an
 //! unmet bound is reported with the trait's own message. One trait per
@@ -14,18 +15,8 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::update::Gen;
-use crate::diag::render::{carets, placeholder};
-use crate::diag::Code;
+use crate::diag::traits::{self, KeyInputs, TraitMessage};
 use crate::unraw::camel;
-
-/// `a`, `b` and `c`.
-fn listed(names: &[String]) -> String {
-    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    match quoted.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        _ => quoted.concat(),
-    }
-}
 
 impl Gen<'_> {
     /// The traits the bounds name, and the `where` clause of the builder's
@@ -45,15 +36,6 @@ impl Gen<'_> {
                 .map(|&f| e.fields[f].name.text.clone())
                 .collect();
             let tr = format_ident!("{}{}Inputs", ident, camel(&key.attr));
-            let message = Code::UpdateKeyInputs
-                .msg(format!(
-                    "this update of `{ident}` sets an input of {} `{}` of {}index `{index}` but not all of {}, so the key cannot be rebuilt",
-                    key.attr,
-                    key.tpl.text,
-                    if k.sparse { "sparse " } else { "" },
-                    listed(&names)
-                ))
-                .headline();
             let group = self
                 .u
                 .groups
@@ -61,18 +43,21 @@ impl Gen<'_> {
                 .find(|g| g.fields.contains(&k.open[0]))
                 .map(|g| super::setters::group_setter(e, &self.u.keys, g).to_string())
                 .unwrap_or_default();
-            let label = format!(
-                "set {} in this update, or all at once with `.{group}(..)`",
-                listed(&names)
-            );
-            let ranges: Vec<_> = names
-                .iter()
-                .filter_map(|n| placeholder(&key.tpl.text, n))
-                .collect();
-            let drawn = carets(&key.attr, &key.tpl.text, &ranges, "set together");
-            let note = format!("the states above are those of {}, in this order: DynamoDB cannot rebuild a key from what the item holds, so an update sets every input of a key it changes (or removes one)", listed(&names));
+            let TraitMessage {
+                message,
+                label,
+                notes,
+            } = traits::key_inputs(&KeyInputs {
+                entity: &ident.to_string(),
+                attr: &key.attr,
+                template: &key.tpl.text,
+                index,
+                sparse: k.sparse,
+                inputs: &names,
+                setter: &group,
+            });
             traits.extend(quote! {
-                #[diagnostic::on_unimplemented(message = #message, label = #label, note = #drawn, note = #note)]
+                #[diagnostic::on_unimplemented(message = #message, label = #label #(, note = #notes)*)]
                 pub trait #tr {}
                 #[diagnostic::do_not_recommend]
                 #[automatically_derived]
@@ -96,16 +81,13 @@ impl Gen<'_> {
                 .iter()
                 .map(|&(_, f)| e.fields[f].name.text.clone())
                 .collect();
-            let message = Code::UpsertMissingField
-                .msg(format!(
-                    "this upsert of `{ident}` does not set every field a new item needs: {}",
-                    listed(&names)
-                ))
-                .headline();
-            let label = "an upsert creates the item when it is missing, so it sets each of them";
-            let note = format!("the states above are those of {}, in this order (an `Option`, `omit_empty`, defaulted or set field may be left out); to change an existing item only, use `{ident}::update(..)`", listed(&names));
+            let TraitMessage {
+                message,
+                label,
+                notes,
+            } = traits::new_item(&ident.to_string(), &names);
             traits.extend(quote! {
-                #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+                #[diagnostic::on_unimplemented(message = #message, label = #label #(, note = #notes)*)]
                 pub trait #tr<Mode> {}
                 #[diagnostic::do_not_recommend]
                 #[automatically_derived]

@@ -1,7 +1,11 @@
 //! Code generation from a checked model, in tokens (`quote!`,
-//! `format_ident!`). Nothing here reports user errors: a model with
-//! mistakes is generated as stubs (`Entity::stub`), the API with bodies
-//! that never run, so a mistake is only its own errors.
+//! `format_ident!`). Nothing here reports user errors or writes a message:
+//! a model with mistakes is generated as stubs (`Entity::stub`), the API
+//! with bodies that never run, so a mistake is only its own errors. What
+//! rustc finds in the generated code is reported in the words of the
+//! runtime's traits (an unmet bound: DYNA102, DYNA107, DYNA119, DYNA121)
+//! or of the traits a typed update is bounded by, whose messages come from
+//! `diag::traits` (DYNA226, DYNA228).
 //!
 //! What every user pays for on every edit is the size of the expansion
 //! (rustc parses, resolves, lowers and hashes it again after any change),

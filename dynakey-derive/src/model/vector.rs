@@ -1,4 +1,4 @@
-//! The model of a vector index (`#[vector_index(..)]`), as `check::vector`
+//! The model of a vector index (`#[vector_index(..)]`), as `model::vectors`
 //! builds it and `gen::vector` generates from it.
 
 use super::Projection;

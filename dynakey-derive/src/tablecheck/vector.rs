@@ -3,14 +3,14 @@
 //! (DYNA611), no vector index named like another entity's global or
 //! local index (DYNA612), one number of dimensions per vector attribute
 //! (DYNA613). The words and the code list are
-//! `check::vector`'s. Each error points at the later entity in
+//! `model::vectors`'s. Each error points at the later entity in
 //! `entities(..)`.
 
 use proc_macro2::Span;
 
 use super::meta::MetaEntity;
-use crate::check::vector::{text, Code};
 use crate::ctxt::Ctxt;
+use crate::model::vectors::{text, Code};
 
 /// One schema attribute: (attribute, `S`/`N`/`B`, or `?` when the derive
 /// cannot tell, scope or filter).

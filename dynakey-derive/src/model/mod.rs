@@ -1,8 +1,36 @@
-//! The model of one derive input: what `check` builds from the parsed
-//! attributes and what `gen` generates from. It is built even when the
-//! input has mistakes (every mistake is reported while building or
-//! checking it); then `stub` is set and the generators emit the whole API
-//! with bodies that never run, so the mistake is the only error.
+//! The model of one derive input, built from the parsed attributes (as
+//! serde_derive's `Container::from_ast`), read by every check and generated
+//! from.
+//!
+//! Building reports only what keeps a part of the model from being built:
+//! a shape the model cannot hold (DYNA109: not a struct with named fields,
+//! generic parameters, no discriminator or partition key, an index without
+//! its keys), a template's grammar, scanned here (DYNA100), a name that
+//! resolves to nothing (DYNA101, DYNA118), an index named twice or alike
+//! (DYNA108), a native key where DynamoDB has none or of a size it cannot
+//! have (DYNA122, DYNA120), options of which the model holds one or has no
+//! place for (two roles of a field, `sparse` or `pk_attr` on a native
+//! index, an `overlap` that is not a pair: DYNA112; both timestamps:
+//! DYNA114), and a stream view that is none (DYNA307). What cannot be
+//! built is left out, or stands in as a synthetic field, and every rule
+//! over what was built is a `check`.
+//!
+//! The model is built even when the input has mistakes; then, after the
+//! checks, `stub` is set ([`Checked`]) and the generators emit the whole
+//! API with bodies that never run, so the mistake is the only error.
+
+mod containers;
+mod entity;
+mod fields;
+mod indexes;
+mod keys;
+mod native;
+mod projection;
+mod update;
+
+pub use crate::attr::TemplateLit;
+pub use containers::{projection, table, union, value};
+pub use entity::entity;
 
 use std::ops::Range;
 
@@ -14,6 +42,7 @@ use crate::types::TypeKind;
 use crate::unraw::Name;
 
 mod vector;
+pub mod vectors;
 pub use vector::{VectorIndex, VectorLen};
 
 /// What a field is stored as: one role, the options being exclusive.
@@ -31,6 +60,20 @@ pub enum FieldRole {
     Ttl,
     /// The optimistic-lock version (`version`).
     Version,
+}
+
+impl FieldRole {
+    /// The role as its option is written (`plain` for none).
+    pub fn word(self) -> &'static str {
+        match self {
+            FieldRole::Plain => "plain",
+            FieldRole::OmitEmpty => "omit_empty",
+            FieldRole::Skip => "skip",
+            FieldRole::Serde => "serde",
+            FieldRole::Ttl => "ttl",
+            FieldRole::Version => "version",
+        }
+    }
 }
 
 /// What an item without the attribute reads as (`#[dynamo(default)]`).
@@ -66,6 +109,9 @@ pub struct Field {
     pub role: FieldRole,
     /// Read for a missing attribute (fields added after items were stored).
     pub default: Option<DefaultValue>,
+    /// Where `default` and `rename` are written, for the checks.
+    pub default_span: Option<Span>,
+    pub rename_span: Option<Span>,
     /// The attribute name.
     pub attr: String,
     /// `#[dynamo(validate = path)]`.
@@ -122,15 +168,6 @@ impl Field {
     pub fn type_text(ty: &Type) -> String {
         quote::quote!(#ty).to_string().replace(' ', "")
     }
-}
-
-/// A template as written: its text, its literal's span, and how to redraw it.
-#[derive(Clone)]
-pub struct TemplateLit {
-    pub text: String,
-    pub span: Span,
-    /// How the template appears in the attribute: `pk`, `GSI1 sk`, …
-    pub label: String,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -255,13 +292,27 @@ impl IndexModel {
 /// and no update rekeys it; an item lacking an attribute is out of it.
 pub struct NativeIndex {
     pub name: String,
+    /// `Local` only for a native key on a local index, reported (DYNA122).
+    pub kind: KeyKind,
     /// The snake-case part of generated names (`by_region`).
     pub snake: String,
     /// The partition key's fields, in order.
     pub pk: Vec<usize>,
     /// The sort key's fields, in order.
     pub sk: Vec<usize>,
+    /// Every field of both keys as written, for the checks' redraw.
+    pub attrs: Vec<NativeAttr>,
     pub projection: Projection,
+}
+
+/// A field of a native key, where it is written.
+pub struct NativeAttr {
+    pub field: usize,
+    /// The field's name in the attribute.
+    pub span: Span,
+    /// The key as written (`pk(tenant, region)`) and the name's place in it.
+    pub written: String,
+    pub range: Range<usize>,
 }
 
 impl NativeIndex {
@@ -431,6 +482,8 @@ pub struct Table {
     pub overlaps: Vec<(Path, Path)>,
     /// Where the snapshot is (absolute), to write or compare it.
     pub schema_path: String,
+    /// `schema = ".."` as written, when given.
+    pub schema_lit: Option<syn::LitStr>,
     /// The migrations that cover drift.
     pub migrations: Option<Path>,
     /// The stream view the code consumes (`KeysOnly`, `NewImage`, ...),
@@ -448,3 +501,24 @@ pub fn dedup(v: impl IntoIterator<Item = usize>) -> Vec<usize> {
     }
     out
 }
+
+/// The last step of building a model, once its checks have run: an entity
+/// with mistakes is generated as stubs, and one without gets the facts
+/// behind its typed updates (which assume a model without mistakes).
+pub trait Checked {
+    fn checked(&mut self, _mistakes: bool) {}
+}
+
+impl Checked for Entity {
+    fn checked(&mut self, mistakes: bool) {
+        self.stub = mistakes;
+        if !mistakes {
+            self.update = update::model(self);
+        }
+    }
+}
+
+impl Checked for Value {}
+impl Checked for Union {}
+impl Checked for ProjectionModel {}
+impl Checked for Table {}

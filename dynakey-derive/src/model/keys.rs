@@ -12,8 +12,6 @@ use crate::template::{scan, Segment};
 use crate::types::TypeKind;
 use crate::unraw::Name;
 
-use super::diag;
-
 /// What a key is, besides its template.
 pub struct KeySpec {
     pub role: KeyRole,
@@ -34,9 +32,8 @@ pub fn key(
 ) -> KeyModel {
     let (segments, syntax) = scan(&tpl.text);
     for e in syntax {
-        diag(
+        tpl.report(
             cx,
-            tpl,
             Code::TemplateSyntax
                 .msg(format!("{} in template", e.message))
                 .help_opt(e.help),
@@ -65,9 +62,8 @@ pub fn key(
                             .filter(|f| f.stored())
                             .map(|f| f.name.text.as_str());
                         let help = field_help(&p.name, names);
-                        diag(
+                        tpl.report(
                             cx,
-                            tpl,
                             Code::UnknownField
                                 .msg(format!("`<{}>` names no field of `{entity}`", p.name))
                                 .help(help),
@@ -113,6 +109,8 @@ pub fn synthetic(name: &str, span: proc_macro2::Span) -> Field {
         kind: TypeKind::Other,
         role: FieldRole::Plain,
         default: None,
+        default_span: None,
+        rename_span: None,
         attr: name.to_owned(),
         validate: None,
         stamp: None,

@@ -1,11 +1,17 @@
-//! `DynamoValue`, `DynamoUnion` and `DynamoTable`: their shapes (DYNA109),
-//! options (DYNA112) and lists (DYNA301).
+//! `DynamoValue`, `DynamoUnion`, `DynamoTable` and `DynamoProjection` into
+//! their models. Reported here is what a model cannot hold: a shape
+//! (DYNA109: generic parameters, a value enum variant with fields, a union
+//! variant that does not hold one entity, a table without entities, a
+//! projection that names no entity), an `overlap` that is not a pair
+//! (DYNA112) and a stream view that is none (DYNA307). The rules over the
+//! models are checks (`check/variants.rs`, `check/tables.rs`).
 
 use darling::util::SpannedValue;
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields};
 
-use super::{fields, named_fields};
+use super::entity::named_fields;
+use super::fields::fields;
 use crate::attr;
 use crate::ctxt::Ctxt;
 use crate::diag::Code;
@@ -54,43 +60,14 @@ pub fn value(cx: &Ctxt, input: &DeriveInput) -> Option<Value> {
                 let name = rename
                     .map(|r| r.as_str().to_owned())
                     .unwrap_or_else(|| crate::unraw::Name::new(&v.ident).text);
-                // Any other text is fine in a key: the template escapes what
-                // sorts at or below its delimiter.
-                if name.is_empty() || name.chars().any(|c| c < ' ' || c == '\u{10FFFF}') {
-                    cx.report(v.ident.span(), Code::Shape.msg("a variant's stored name must be non-empty text without control characters or U+10FFFF"));
-                }
-                if let Some((other, _)) = variants.iter().find(|(_, n)| *n == name) {
-                    cx.report(
-                        v.ident.span(),
-                        Code::Options
-                            .msg(format!(
-                                "variants `{other}` and `{}` are both stored as {name:?}",
-                                v.ident
-                            ))
-                            .help("rename one"),
-                    );
-                }
                 variants.push((v.ident.clone(), name));
             }
-            (!cx.has_errors()).then_some(Value::Enum { ident, variants })
+            Some(Value::Enum { ident, variants })
         }
         Data::Struct(_) => {
             let named = named_fields(cx, input, "DynamoValue")?;
             let fields = fields(cx, named);
-            super::attr_names::check_stored_names(cx, &fields);
-            for f in fields
-                .iter()
-                .filter(|f| f.serde() || f.ttl() || f.version())
-            {
-                cx.report(f.span, Code::Options.msg(format!("field `{}`: #[dynamo(serde)], #[dynamo(ttl)] and #[dynamo(version)] are for entity fields, not nested values", f.name.text)));
-            }
-            for f in fields
-                .iter()
-                .filter(|f| f.stamp.is_some() || f.unique || f.validate.is_some())
-            {
-                cx.report(f.span, Code::Options.msg(format!("field `{}`: #[dynamo(created_at)], #[dynamo(updated_at)], #[dynamo(unique)] and #[dynamo(validate)] are for entity fields, not nested values", f.name.text)).help("validate a nested value in its entity's validator, #[dynamo(validate = ..)] on the entity"));
-            }
-            (!cx.has_errors()).then_some(Value::Struct { ident, fields })
+            Some(Value::Struct { ident, fields })
         }
         Data::Union(_) => {
             cx.report(
@@ -140,13 +117,6 @@ pub fn union(cx: &Ctxt, input: &DeriveInput) -> Option<Union> {
     (!cx.has_errors()).then_some(Union { ident, variants })
 }
 
-fn name(p: &syn::Path) -> String {
-    p.segments
-        .last()
-        .map(|s| s.ident.to_string())
-        .unwrap_or_default()
-}
-
 /// The entities of one table, the overlaps it allows, and where its schema
 /// snapshot is (DYNA500 when `schema = ".."` names a file that does not
 /// exist or does not read as a snapshot).
@@ -169,16 +139,6 @@ pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
                 .help("add #[dynamo(entities(Member, Membership, ..))]"),
         );
     }
-    for (i, a) in entities.iter().enumerate() {
-        if entities[..i].iter().any(|b| b == a) {
-            cx.report(
-                a.span(),
-                Code::SameDiscriminator
-                    .msg(format!("`{}` is listed twice in table `{ident}`", name(a)))
-                    .help("list each entity once"),
-            );
-        }
-    }
     let mut overlaps = Vec::new();
     for pair in &opts.overlap {
         let list: Vec<&syn::Path> = pair.iter().collect();
@@ -186,32 +146,9 @@ pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
             cx.report(pair.span(), Code::Options.msg("`overlap` takes two entities of the table, as in #[dynamo(overlap(Task, Comment))]"));
             continue;
         };
-        for p in [a, b] {
-            if !entities.contains(p) {
-                cx.report(
-                    p.span(),
-                    Code::Options
-                        .msg(format!(
-                            "`{}` in `overlap` is not an entity of table `{ident}`",
-                            name(p)
-                        ))
-                        .help("list it in `entities(..)`, or drop it from `overlap`"),
-                );
-            }
-        }
         overlaps.push(((*a).clone(), (*b).clone()));
     }
     let (schema_path, schema_lit) = schema_path(&ident, opts.schema.as_ref());
-    if let Some(lit) = &schema_lit {
-        match std::fs::read_to_string(&schema_path) {
-            Ok(text) => {
-                if let Err(e) = dynakey_core::snapshot::parse(&text) {
-                    cx.report(lit.span(), Code::Snapshot.msg(format!("the schema snapshot {} of table `{ident}` could not be read: {e}", lit.value())).help("rewrite it from the code with `DYNAKEY_SCHEMA=overwrite cargo test`"));
-                }
-            }
-            Err(e) => cx.report(lit.span(), Code::Snapshot.msg(format!("the schema snapshot {} of table `{ident}` does not exist ({schema_path}: {e})", lit.value())).help(format!("the path is relative to the file that holds #[derive(DynamoTable)], as `include_str!` reads it; write the snapshot with `DYNAKEY_SCHEMA=overwrite cargo test`, or drop `schema` for the default `dynakey/{ident}.schema` in the crate"))),
-        }
-    }
     let stream = opts.stream.as_ref().and_then(|v| {
         let variant = match v.as_str() {
             "KEYS_ONLY" => "KeysOnly",
@@ -235,6 +172,7 @@ pub fn table(cx: &Ctxt, input: &DeriveInput) -> Option<Table> {
         entities,
         overlaps,
         schema_path,
+        schema_lit,
         migrations: opts.migrations.clone(),
         stream,
     })
@@ -252,7 +190,10 @@ fn schema_path(
         let path = std::path::Path::new(&manifest).join(format!("dynakey/{ident}.schema"));
         return (path.to_string_lossy().into_owned(), None);
     };
-    let file = s.span().unwrap().local_file();
+    // Outside the compiler (a unit test) a span is in no file.
+    let file = proc_macro::is_available()
+        .then(|| s.span().unwrap().local_file())
+        .flatten();
     // The file's path is relative to the compiler's working directory (or
     // absolute).
     let cwd = std::env::current_dir().unwrap_or_default();

@@ -1,8 +1,8 @@
-//! Indexes into index models: their names (DYNA108 twice or alike in
-//! snake case, DYNA109 empty),
-//! shapes (DYNA109: a global index without a partition key, a local one
-//! without a sort key or on a table without one) and DynamoDB's limits
-//! (DYNA111).
+//! Indexes into index models. An index the model cannot hold is left out,
+//! reported: a name empty (DYNA109), given twice or alike another in snake
+//! case (DYNA108: they would name the same functions), and a global index
+//! without a partition key or a local one without a sort key or on a table
+//! without one (DYNA109).
 
 use std::collections::HashMap;
 
@@ -11,12 +11,9 @@ use crate::ctxt::Ctxt;
 use crate::diag::Code;
 use crate::model::{Field, IndexModel, KeyKind, KeyModel, KeyRole, NativeIndex, Projection};
 
-use super::native::snake;
+use super::keys::{key, KeySpec};
+use super::native::{native_index, snake};
 use super::projection::projection;
-use super::templates::{key, KeySpec};
-
-const MAX_GSI: usize = 20;
-const MAX_LSI: usize = 5;
 
 pub fn indexes(
     cx: &Ctxt,
@@ -32,7 +29,6 @@ pub fn indexes(
     // that has it: the same name twice, or two names alike, would give
     // the same functions.
     let mut stems: HashMap<String, String> = HashMap::new();
-    let (mut gsis, mut lsis) = (0, 0);
     for ix in &raw.indexes {
         let which = match ix.kind {
             IndexKind::Global => "gsi",
@@ -66,40 +62,17 @@ pub fn indexes(
                 stems.insert(stem, ix.name.clone());
             }
         }
-        if let Some(n) = super::native::native_index(cx, entity, fields, ix) {
-            match ix.kind {
-                IndexKind::Global => gsis += 1,
-                IndexKind::Local => lsis += 1,
-            }
+        if let Some(n) = native_index(cx, entity, fields, ix) {
             natives.push(n);
             continue;
         }
         let model = match ix.kind {
-            IndexKind::Global => {
-                gsis += 1;
-                global(cx, entity, fields, ix)
-            }
-            IndexKind::Local => {
-                lsis += 1;
-                local(cx, entity, fields, ix, table_pk, has_sk)
-            }
+            IndexKind::Global => global(cx, entity, fields, ix),
+            IndexKind::Local => local(cx, entity, fields, ix, table_pk, has_sk),
         };
         if let Some(m) = model {
             out.push(m);
         }
-    }
-    if gsis > MAX_GSI {
-        cx.report(entity.span(), Code::Limits.msg(format!("`{entity}` declares {gsis} global indexes; DynamoDB allows {MAX_GSI} per table")).help("overload one index for several access patterns"));
-    }
-    if lsis > MAX_LSI {
-        cx.report(
-            entity.span(),
-            Code::Limits
-                .msg(format!(
-                    "`{entity}` declares {lsis} local indexes; DynamoDB allows {MAX_LSI} per table"
-                ))
-                .help("move an access pattern to a global index"),
-        );
     }
     (out, natives)
 }

@@ -1,7 +1,8 @@
-//! The fields of a struct: each one's role (one of `omit_empty`, `skip`,
-//! `serde`, `ttl`, `version`, or none) and its other options. Options
-//! that cannot go together, or a role on a type it does not take, are
-//! DYNA112.
+//! The fields of a struct into field models: each one's role (one of
+//! `omit_empty`, `skip`, `serde`, `ttl`, `version`, or none) and its other
+//! options. A field model holds one role and one timestamp, so two roles
+//! (DYNA112) or both timestamps (DYNA114) are reported here; the rules over
+//! a field's options are checks (`check/options.rs`, `check/timestamps.rs`).
 
 use syn::spanned::Spanned;
 
@@ -9,7 +10,7 @@ use crate::attr;
 use crate::ctxt::Ctxt;
 use crate::diag::Code;
 use crate::model::{DefaultValue, Field, FieldRole, Stamp};
-use crate::types::{self, TypeKind};
+use crate::types;
 use crate::unraw::Name;
 
 pub fn fields(cx: &Ctxt, named: &syn::FieldsNamed) -> Vec<Field> {
@@ -26,36 +27,10 @@ pub fn fields(cx: &Ctxt, named: &syn::FieldsNamed) -> Vec<Field> {
         };
         let kind = types::kind(&inner);
         let role = role(cx, f, &opts, &name.text);
-        if role == FieldRole::Ttl && kind != TypeKind::DateTime {
-            cx.report(f.ty.span(), Code::Options.msg(format!("#[dynamo(ttl)] on `{}` takes a time::OffsetDateTime or Option<time::OffsetDateTime>", name.text)).help("the TTL attribute is stored as epoch seconds"));
-        }
-        if role == FieldRole::Version && (kind != TypeKind::Int || optional) {
-            cx.report(f.ty.span(), Code::Options.msg(format!("#[dynamo(version)] on `{}` takes a plain integer field (u64 is usual)", name.text)).help("the version starts at 0 for a new item and grows by one with every put or update"));
-        }
         let default = opts.default.as_ref().map(|d| match &**d {
             darling::util::Override::Inherit => DefaultValue::Trait,
             darling::util::Override::Explicit(p) => DefaultValue::Path(p.clone()),
         });
-        if let Some(d) = &opts.default {
-            if optional
-                || matches!(
-                    role,
-                    FieldRole::Skip | FieldRole::Version | FieldRole::OmitEmpty
-                )
-            {
-                cx.report(
-                    d.span(),
-                    Code::Options
-                        .msg(format!(
-                            "#[dynamo(default)] on `{}`, which already reads as absent or default",
-                            name.text
-                        ))
-                        .help(
-                            "an `Option`, `omit_empty`, `skip` or `version` field needs no default",
-                        ),
-                );
-            }
-        }
         let stamp = match (opts.created_at.is_present(), opts.updated_at.is_present()) {
             (true, true) => {
                 cx.report(f.span(), Code::DuplicateTimestamp.msg(format!("field `{}` is marked both #[dynamo(created_at)] and #[dynamo(updated_at)]", name.text)).help("keep each timestamp in its own field: `created_at: Option<time::OffsetDateTime>` and `updated_at: Option<time::OffsetDateTime>`"));
@@ -81,6 +56,8 @@ pub fn fields(cx: &Ctxt, named: &syn::FieldsNamed) -> Vec<Field> {
             kind,
             role,
             default,
+            default_span: opts.default.as_ref().map(|d| d.span()),
+            rename_span: opts.rename.as_ref().map(|r| r.span()),
             validate: opts.validate.clone(),
             stamp,
             unique: opts.unique.is_some(),
@@ -125,13 +102,5 @@ fn role(cx: &Ctxt, f: &syn::Field, opts: &attr::FieldOpts, name: &str) -> FieldR
         );
     }
     let role = roles.first().map_or(FieldRole::Plain, |(r, _)| *r);
-    if let (FieldRole::Skip, Some(r)) = (role, &opts.rename) {
-        cx.report(
-            r.span(),
-            Code::Options
-                .msg(format!("field `{name}` is #[dynamo(skip)] and renamed"))
-                .help("a skipped field is not stored; drop `rename`"),
-        );
-    }
     role
 }

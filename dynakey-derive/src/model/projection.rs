@@ -1,14 +1,11 @@
 //! What an index holds: `projection = "ALL" | "KEYS_ONLY" | "INCLUDE(a, b)"`
-//! on `#[gsi(..)]` / `#[lsi(..)]`, with the included names checked against
-//! the fields (DYNA118).
+//! on `#[gsi(..)]` / `#[lsi(..)]`, the included names resolved to stored
+//! fields (DYNA118: another form, or a name of no stored field).
 
 use crate::ctxt::Ctxt;
 use crate::diag::render::field_help;
 use crate::diag::Code;
-use crate::model::TemplateLit;
-use crate::model::{Field, Projection};
-
-use super::diag;
+use crate::model::{Field, Projection, TemplateLit};
 
 pub fn projection(cx: &Ctxt, tpl: Option<&TemplateLit>, fields: &[Field]) -> Projection {
     let Some(t) = tpl else {
@@ -25,9 +22,8 @@ pub fn projection(cx: &Ctxt, tpl: Option<&TemplateLit>, fields: &[Field]) -> Pro
         .strip_suffix(')')
         .and_then(|s| s.trim_start().strip_prefix("INCLUDE("));
     let Some(body) = body else {
-        diag(
+        t.report(
             cx,
-            t,
             Code::Projection
                 .msg("an index projection is `ALL`, `KEYS_ONLY` or `INCLUDE(field, ..)`")
                 .fix(),
@@ -57,9 +53,8 @@ pub fn projection(cx: &Ctxt, tpl: Option<&TemplateLit>, fields: &[Field]) -> Pro
                         .map(|f| f.name.text.as_str()),
                 );
                 let range = from..(from + name.len()).max(from + 1).min(text.len());
-                diag(
+                t.report(
                     cx,
-                    t,
                     Code::Projection
                         .msg(format!(
                             "the projection includes `{name}`, which is no stored field"

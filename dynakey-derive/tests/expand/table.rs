@@ -1,0 +1,4 @@
+// A table listing its entities.
+#[derive(DynamoTable)]
+#[dynamo(entities(Member, Team))]
+pub struct Shop;
