@@ -56,7 +56,7 @@ pub fn value(cx: &Ctxt, input: &DeriveInput) -> Option<Value> {
                     .unwrap_or_else(|| crate::unraw::Name::new(&v.ident).text);
                 // Any other text is fine in a key: the template escapes what
                 // sorts at or below its delimiter.
-                if name.is_empty() || name.chars().any(|c| c < ' ' || c == '\u{10FFFF}') {
+                if name.is_empty() || name.chars().any(dynakey_core::template::forbidden_raw) {
                     cx.report(v.ident.span(), Code::Shape.msg("a variant's stored name must be non-empty text without control characters or U+10FFFF"));
                 }
                 if let Some((other, _)) = variants.iter().find(|(_, n)| *n == name) {
