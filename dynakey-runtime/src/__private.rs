@@ -327,6 +327,10 @@ pub fn unknown_variant(s: &str, names: &'static [&'static str]) -> KeyPartError 
 pub use crate::batch::Unversioned;
 pub use crate::schema;
 pub use crate::union::EntityUnion;
+/// The derive's hidden `table_step!`, for derives whose crate path is
+/// this crate (`#[dynamo(crate = "dynakey_runtime")]`, the runtime used
+/// without the facade); through the facade, `dynakey::__private` brings it.
+#[cfg(feature = "derive")]
 pub use dynakey_derive::__table_step as table_step;
 
 pub use crate::number::number_problem;
