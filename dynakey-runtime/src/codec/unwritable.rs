@@ -39,6 +39,7 @@ impl Unwritable {
     }
 
     /// The same value found under `step` (`[2]`, `.at`) of its container.
+    #[must_use]
     pub fn under(mut self, step: impl fmt::Display) -> Self {
         self.below = format!("{step}{}", self.below);
         self
