@@ -1,36 +1,17 @@
-//! A pure scanner for key templates such as `SITE#<country>#<city>#EMP#<number:d6>`.
-//! It keeps byte ranges so diagnostics can redraw the template with a caret
-//! under the culprit (a span cannot point inside a string literal on stable).
+//! Key templates such as `SITE#<country>#<city>#EMP#<number:d6>` as the
+//! derive's checks see them: the core's tokens (`dynakey_core::template`,
+//! the grammar the runtime splits templates with too) turned into segments
+//! and worded syntax errors. It keeps byte ranges so diagnostics can redraw
+//! the template with a caret under the culprit (a span cannot point inside
+//! a string literal on stable).
 
 use std::ops::Range;
 
-/// How a placeholder's value becomes text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// No format: the type's text form.
-    Text,
-    /// `d<w>`: zero-padded unsigned integer.
-    Padded(u32),
-    /// `n<w>`: signed integer.
-    Signed(u32),
-    /// `n<w>.<p>`: signed decimal.
-    Decimal(u32, u32),
-    /// `rev`: reverse timestamp.
-    Reverse,
-    /// `path`: a last field stored as it is, delimiters included.
-    Path,
-}
+use dynakey_core::template::{is_field_name, parse_format, token, Token};
 
-impl Format {
-    /// Whether the format fixes the width of the text (so any delimiter can
-    /// follow it).
-    pub fn fixed_width(self) -> bool {
-        matches!(
-            self,
-            Format::Padded(_) | Format::Signed(_) | Format::Decimal(..) | Format::Reverse
-        )
-    }
-}
+/// How a placeholder's value becomes text: the core's one definition,
+/// under the name the derive's phases use.
+pub use dynakey_core::template::PartFormat as Format;
 
 #[derive(Debug, Clone)]
 pub struct Placeholder {
@@ -61,60 +42,54 @@ pub struct SyntaxError {
 /// The formats a user can write, for "did you mean".
 pub const KNOWN_FORMATS: &[&str] = &["d6", "n4", "n8.2", "rev", "path"];
 
-/// Splits a template into literals and placeholders; reports every syntax
+/// Splits a template into literals and placeholders through the core's
+/// tokenizer (the one the runtime splits it with), and words every syntax
 /// error rather than the first.
 pub fn scan(text: &str) -> (Vec<Segment>, Vec<SyntaxError>) {
     let mut segments = Vec::new();
     let mut errors = Vec::new();
     let mut lit = String::new();
-    let mut i = 0;
-    let bytes = text.as_bytes();
-    while i < bytes.len() {
-        if bytes[i] != b'<' {
-            let ch = text[i..].chars().next().unwrap_or('\0');
-            lit.push(ch);
-            i += ch.len_utf8();
-            continue;
-        }
-        let Some(close) = text[i + 1..].find(['>', '<']).map(|j| i + 1 + j) else {
-            errors.push(SyntaxError {
-                range: i..text.len(),
-                message: "unclosed `<`".into(),
-                help: Some("close the placeholder with `>`".into()),
-            });
-            break;
+    let mut at = 0;
+    while let Some(t) = token(text, at) {
+        at = t.end();
+        let (span, name, fmt) = match t {
+            Token::Lit(s) => {
+                lit.push_str(s.of(text));
+                continue;
+            }
+            Token::Unclosed(s) => {
+                let to_end = s.end == text.len();
+                errors.push(SyntaxError {
+                    range: s.range(),
+                    message: "unclosed `<`".into(),
+                    help: Some(if to_end {
+                        "close the placeholder with `>`".into()
+                    } else {
+                        "close the placeholder with `>` before the next `<`".into()
+                    }),
+                });
+                continue;
+            }
+            Token::Field { span, name, format } => (span, name, format),
         };
-        if bytes[close] == b'<' {
-            errors.push(SyntaxError {
-                range: i..close,
-                message: "unclosed `<`".into(),
-                help: Some("close the placeholder with `>` before the next `<`".into()),
-            });
-            i = close;
-            continue;
-        }
         if !lit.is_empty() {
             segments.push(Segment::Lit(std::mem::take(&mut lit)));
         }
-        let inner = &text[i + 1..close];
-        let range = i..close + 1;
+        let range = span.range();
+        let name = name.of(text);
         let errors_before = errors.len();
-        let (name, fmt) = match inner.split_once(':') {
-            Some((n, f)) => (n, Some((f, i + 1 + n.len() + 1))),
-            None => (inner, None),
-        };
         if name.is_empty() {
             errors.push(SyntaxError {
                 range: range.clone(),
                 message: "empty placeholder".into(),
                 help: Some("name a field, as in `<user_id>`".into()),
             });
-        } else if !is_ident(name) {
+        } else if !is_field_name(name.as_bytes()) {
             errors.push(SyntaxError {
-                range: i + 1..i + 1 + name.len(),
+                range: span.start + 1..span.start + 1 + name.len(),
                 message: format!("`{name}` is not a field name"),
                 help: Some(match name.strip_prefix("r#") {
-                    Some(plain) if is_ident(plain) => format!(
+                    Some(plain) if is_field_name(plain.as_bytes()) => format!(
                         "write `<{plain}>`: a template names a raw-identifier field without `r#`, as serde names its attribute"
                     ),
                     _ => "a placeholder holds a Rust field name, optionally followed by `:format`"
@@ -124,21 +99,21 @@ pub fn scan(text: &str) -> (Vec<Segment>, Vec<SyntaxError>) {
         }
         let mut format = Format::Text;
         let mut format_range = None;
-        if let Some((f, start)) = fmt {
-            let r = start..start + f.len();
-            match parse_format(f) {
+        if let Some((f_span, parsed)) = fmt {
+            let f = f_span.of(text);
+            match parsed {
                 Ok(parsed) => format = parsed,
                 Err(why) => errors.push(SyntaxError {
                     range: if f.is_empty() {
                         range.clone()
                     } else {
-                        r.clone()
+                        f_span.range()
                     },
-                    message: format!("unknown format `{f}`{why}"),
+                    message: format!("unknown format `{f}`{}", why.why()),
                     help: Some(format_help(f)),
                 }),
             }
-            format_range = Some(r);
+            format_range = Some(f_span.range());
         }
         segments.push(Segment::Field(Placeholder {
             name: name.to_owned(),
@@ -147,7 +122,6 @@ pub fn scan(text: &str) -> (Vec<Segment>, Vec<SyntaxError>) {
             format_range,
             valid: errors.len() == errors_before,
         }));
-        i = close + 1;
     }
     if !lit.is_empty() {
         segments.push(Segment::Lit(lit));
@@ -155,56 +129,9 @@ pub fn scan(text: &str) -> (Vec<Segment>, Vec<SyntaxError>) {
     (segments, errors)
 }
 
-fn is_ident(s: &str) -> bool {
-    let mut chars = s.chars();
-    matches!(chars.next(), Some(c) if c == '_' || c.is_ascii_alphabetic())
-        && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
-}
-
-fn width(s: &str) -> Option<u32> {
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    s.parse().ok()
-}
-
-fn parse_format(f: &str) -> Result<Format, String> {
-    if f == "rev" {
-        return Ok(Format::Reverse);
-    }
-    if f == "path" {
-        return Ok(Format::Path);
-    }
-    if let Some(w) = f.strip_prefix('d').and_then(width) {
-        return if (1..=38).contains(&w) {
-            Ok(Format::Padded(w))
-        } else {
-            Err(": the width of `d<w>` is 1 to 38".into())
-        };
-    }
-    if let Some(rest) = f.strip_prefix('n') {
-        if let Some((w, p)) = rest.split_once('.') {
-            if let (Some(w), Some(p)) = (width(w), width(p)) {
-                return if w >= 1 && w + p <= 36 {
-                    Ok(Format::Decimal(w, p))
-                } else {
-                    Err(": `n<w>.<p>` takes w >= 1 and w + p <= 36".into())
-                };
-            }
-        } else if let Some(w) = width(rest) {
-            return if (1..=37).contains(&w) {
-                Ok(Format::Signed(w))
-            } else {
-                Err(": the width of `n<w>` is 1 to 37".into())
-            };
-        }
-    }
-    Err(String::new())
-}
-
 fn format_help(f: &str) -> String {
     let lower = f.to_ascii_lowercase();
-    if lower != f && parse_format(&lower).is_ok() {
+    if lower != f && parse_format(lower.as_bytes()).is_ok() {
         return format!("did you mean `{lower}`?");
     }
     let best = KNOWN_FORMATS
@@ -249,9 +176,9 @@ mod tests {
 
     #[test]
     fn formats() {
-        assert_eq!(parse_format("n8.2"), Ok(Format::Decimal(8, 2)));
-        assert_eq!(parse_format("n4"), Ok(Format::Signed(4)));
-        assert!(parse_format("d0").is_err());
+        assert_eq!(parse_format(b"n8.2"), Ok(Format::Decimal(8, 2)));
+        assert_eq!(parse_format(b"n4"), Ok(Format::Signed(4)));
+        assert!(parse_format(b"d0").is_err());
         assert!(format_help("D6").contains("did you mean `d6`"));
     }
 }

@@ -16,7 +16,7 @@ pub use aws_sdk_dynamodb::types::AttributeValue;
 
 pub use crate::codec::{
     check_discriminator, decode_field, serde_from_item, Attr, AttrPath, DecodeError, Item,
-    ItemReader, SetMember, Shape, Ttl, Unwritable,
+    ItemReader, ItemTemplate, SetMember, Shape, Ttl, Unwritable,
 };
 pub use crate::entity::serde_field::serde_to_attr;
 pub use crate::entity::{
@@ -31,107 +31,16 @@ pub use crate::key::{
     NativeSortFull, NativeSortNext,
 };
 pub use crate::key::{
-    parse, parts, slot, slot_opt, CondResult, Global, GlobalPartial, Key, KeyBuilder, KeyDecimal,
-    KeyKind, KeyPadded, KeyPartError, KeyReader, KeyReverse, KeySigned, KeyTemplate, KeyText,
-    KeyWriter, Local, LocalPartial, PartFormat, PartitionKey, SortKeyCondition, SortKeyFull,
-    SortKeyNext, SortKeyOp, SortKeyTextNext, Table, TemplatePart,
+    parse, parts, slot, slot_opt, CondResult, Global, GlobalPartial, Key, KeyDecimal, KeyKind,
+    KeyPadded, KeyPartError, KeyReader, KeyReverse, KeySigned, KeyTemplate, KeyText, KeyWriter,
+    Local, LocalPartial, PartFormat, PartitionKey, SortKeyCondition, SortKeyFull, SortKeyNext,
+    SortKeyOp, SortKeyTextNext, Table, TemplatePart,
 };
 pub use crate::query::{Projection, SameField};
 pub use crate::rules::{check_entity, check_field};
 pub use crate::vector::{Distance, VectorFilter, VectorIndexMeta, VectorScope, VectorValue};
 
 pub use std::sync::OnceLock;
-
-/// Every attribute name an entity's items can hold, in a map hashed once
-/// per process. `to_item` clones it (a clone copies the table as it is: no
-/// name is hashed again, and each name is one allocation of its own
-/// length) and then puts each value in its slot.
-pub struct ItemTemplate {
-    item: Item,
-    /// For each entry of `item` in iteration order, its index in `names`.
-    order: Vec<usize>,
-    /// Whether a clone of `item` visits its entries in `item`'s order
-    /// (hashbrown's clone copies each entry to the same bucket; checked
-    /// once when the template is made, so `fill` need not compare names).
-    cloned_in_order: bool,
-}
-
-impl ItemTemplate {
-    fn new(names: &[&'static str]) -> Self {
-        let mut item = Item::with_capacity(names.len());
-        for name in names {
-            item.insert((*name).to_owned(), AttributeValue::Null(true));
-        }
-        let order = item
-            .keys()
-            .map(|k| names.iter().position(|n| n == k).unwrap_or(usize::MAX))
-            .collect();
-        let cloned_in_order = item.clone().keys().eq(item.keys());
-        ItemTemplate {
-            item,
-            order,
-            cloned_in_order,
-        }
-    }
-
-    /// The item: the template of `names` (made on first use) with slot
-    /// `names[i]` given `values[i]`, slots whose value is `None` left out.
-    pub fn fill(
-        cell: &'static OnceLock<ItemTemplate>,
-        names: &[&'static str],
-        values: &mut [Option<AttributeValue>],
-    ) -> Item {
-        let t = cell.get_or_init(|| Self::new(names));
-        let mut item = t.item.clone();
-        if !t.cloned_in_order {
-            return Self::fill_by_name(item, names, values);
-        }
-        // Entries left without a value, by position: a bit each for the
-        // first 128, a list beyond (allocated only for such an entity).
-        let mut gone: u128 = 0;
-        let mut beyond: Vec<usize> = Vec::new();
-        for (k, (slot, &i)) in item.values_mut().zip(&t.order).enumerate() {
-            match values.get_mut(i).and_then(Option::take) {
-                Some(v) => *slot = v,
-                None if k < 128 => gone |= 1 << k,
-                None => beyond.push(k),
-            }
-        }
-        if gone != 0 || !beyond.is_empty() {
-            let mut k = 0;
-            item.retain(|_, _| {
-                let left_out = if k < 128 {
-                    gone & (1 << k) != 0
-                } else {
-                    beyond.contains(&k)
-                };
-                k += 1;
-                !left_out
-            });
-        }
-        item
-    }
-
-    /// `fill` when a clone's order is not the template's: every slot looked
-    /// up by its name.
-    fn fill_by_name(
-        mut item: Item,
-        names: &[&'static str],
-        values: &mut [Option<AttributeValue>],
-    ) -> Item {
-        item.retain(|name, slot| {
-            let i = names.iter().position(|n| n == name).unwrap_or(usize::MAX);
-            match values.get_mut(i).and_then(Option::take) {
-                Some(v) => {
-                    *slot = v;
-                    true
-                }
-                None => false,
-            }
-        });
-        item
-    }
-}
 
 /// The values of one item while `to_item` computes them, slot `i` for
 /// `names[i]` of [`ItemTemplate::fill`]. Every value goes in with one call
@@ -171,18 +80,10 @@ impl<const N: usize> ItemWriter<N> {
 
     /// A key's text, or the error that kept it from being written.
     #[inline]
-    pub fn key(&mut self, i: usize, k: Result<String, KeyFormatError>) {
+    fn key(&mut self, i: usize, k: Result<String, KeyFormatError>) {
         match k {
             Ok(k) => set_slot(&mut self.values, i, Some(AttributeValue::S(k))),
             Err(e) => keep_error(&mut self.error, e.into()),
-        }
-    }
-
-    /// A sparse index's key: `None` while an input is absent.
-    #[inline]
-    pub fn sparse_key(&mut self, i: usize, k: Option<Result<String, KeyFormatError>>) {
-        if let Some(k) = k {
-            self.key(i, k);
         }
     }
 
@@ -199,7 +100,7 @@ impl<const N: usize> ItemWriter<N> {
 
     /// A key as its builder wrote it: absent (a sparse index's `None`
     /// input), its text, or the error that kept it from being written.
-    pub fn built(&mut self, i: usize, k: crate::key::KeyBuilder) {
+    pub fn built(&mut self, i: usize, k: crate::key::KeyWriter) {
         if let Some(k) = k.finish_opt() {
             self.key(i, k);
         }
@@ -273,35 +174,6 @@ pub fn attr_unless_empty<T: Attr>(v: &T) -> Option<AttributeValue> {
     }
 }
 
-/// Reads attribute `name`, or the type's default when the item lacks it
-/// (`omit_empty`: an empty value is stored as no attribute).
-pub fn decode_or_default<T: Attr + Default>(
-    item: &Item,
-    name: &str,
-    path: &AttrPath<'_>,
-) -> Result<T, DecodeError> {
-    match item.get(name) {
-        Some(v) => T::from_attr(v, &path.field(name)),
-        None => Ok(T::default()),
-    }
-}
-
-/// Template parts, as the derive writes them.
-pub const fn lit(text: &'static str) -> TemplatePart {
-    TemplatePart::Lit(text)
-}
-
-/// A placeholder part.
-pub const fn part(name: &'static str, format: PartFormat) -> TemplatePart {
-    TemplatePart::Field { name, format }
-}
-
-/// Inserts a string attribute.
-#[inline]
-pub fn put_s(item: &mut Item, name: &'static str, v: String) {
-    item.insert(name.to_owned(), AttributeValue::S(v));
-}
-
 /// Decodes a unit enum from its name.
 pub fn unit_enum_mismatch(
     value: &AttributeValue,
@@ -328,6 +200,10 @@ pub fn unknown_variant(s: &str, names: &'static [&'static str]) -> KeyPartError 
 pub use crate::batch::Unversioned;
 pub use crate::schema;
 pub use crate::union::EntityUnion;
+/// The derive's hidden `table_step!`, for derives whose crate path is
+/// this crate (`#[dynamo(crate = "dynakey_runtime")]`, the runtime used
+/// without the facade); through the facade, `dynakey::__private` brings it.
+#[cfg(feature = "derive")]
 pub use dynakey_derive::__table_step as table_step;
 
 pub use crate::number::number_problem;
@@ -431,6 +307,19 @@ mod tests {
         Some(AttributeValue::S(v.to_owned()))
     }
 
+    /// A sparse index's key whose input is absent.
+    fn absent() -> KeyWriter {
+        static T: KeyTemplate = KeyTemplate::new(
+            "E",
+            "<a>",
+            &[TemplatePart::Field {
+                name: "a",
+                format: PartFormat::Text,
+            }],
+        );
+        T.build().opt_str(None::<&str>)
+    }
+
     fn serde_err(field: &'static str) -> EncodeError {
         EncodeError::Serde {
             field,
@@ -448,35 +337,11 @@ mod tests {
         // a source without a value leaves the slot as it is.
         w.set(1, s("second"));
         w.set(1, None);
-        w.sparse_key(2, None);
+        w.built(2, absent());
         let item = w.finish(&T, &["_type", "a", "gone"]).unwrap();
         assert_eq!(item.len(), 2);
         assert_eq!(item["_type"], AttributeValue::S("E".into()));
         assert_eq!(item["a"], AttributeValue::S("second".into()));
-    }
-
-    #[test]
-    fn the_template_fills_any_number_of_slots_leaving_out_the_empty_ones() {
-        // 300 names (beyond the 128 slots a bit mask tracks), every third
-        // one without a value: each name keeps exactly its own value.
-        static T: OnceLock<ItemTemplate> = OnceLock::new();
-        let names: Vec<&'static str> = (0..300)
-            .map(|i| &*Box::leak(format!("attr {i}").into_boxed_str()))
-            .collect();
-        for round in 0..3 {
-            let mut values: Vec<Option<AttributeValue>> = (0..300)
-                .map(|i| (i % 3 != round).then(|| AttributeValue::N(i.to_string())))
-                .collect();
-            let item = ItemTemplate::fill(&T, &names, &mut values);
-            assert_eq!(item.len(), 200);
-            for (i, name) in names.iter().enumerate() {
-                match item.get(*name) {
-                    Some(AttributeValue::N(n)) => assert_eq!(n, &i.to_string()),
-                    None => assert_eq!(i % 3, round),
-                    other => panic!("{name}: {other:?}"),
-                }
-            }
-        }
     }
 
     #[test]

@@ -87,10 +87,11 @@ pub(crate) fn bump_version(item: &Item, attr: &str) -> Result<(u128, AttributeVa
     Ok((version, AttributeValue::N((version + 1).to_string())))
 }
 
-/// Refuses an item over 400 KB, a key attribute longer than its key holds,
-/// and a value DynamoDB cannot store: a number (NaN, infinite, more than 38
-/// digits, out of range) or a value nested over 32 levels, named by its
-/// attribute path.
+/// Refuses an item over 400 KB, a native index key attribute its index
+/// refuses, and a value DynamoDB cannot store: a number (NaN, infinite,
+/// more than 38 digits, out of range) or a value nested over 32 levels,
+/// named by its attribute path. (A template key's size was checked once,
+/// by the writer that wrote it.)
 pub(crate) fn check_item(meta: &EntityMeta, item: &Item) -> Result<(), Error> {
     // The values first: this walk stops at the nesting limit, the size's
     // does not.
@@ -110,11 +111,8 @@ pub(crate) fn check_item(meta: &EntityMeta, item: &Item) -> Result<(), Error> {
             key: key_text(meta, item).to_string(),
         });
     }
-    for (k, role) in meta.keys() {
-        if let Some(AttributeValue::S(s)) = item.get(k.attr) {
-            check_key_size(k.key, role, s)?;
-        }
-    }
+    // The item's template keys are not read back here: the key writer
+    // held each to its role's limit when `to_item` wrote it, once.
     native_keys(meta, |attr| item.get(attr))?;
     Ok(())
 }

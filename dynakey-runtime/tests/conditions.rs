@@ -28,7 +28,7 @@ mod native;
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 
-use dynakey_runtime::key::{KeyReader, KeyTemplate, KeyWriter, PartFormat, TemplatePart};
+use dynakey_runtime::key::{form, KeyReader, KeyTemplate, KeyWriter, PartFormat, TemplatePart};
 use dynakey_runtime::{KeyFormatError, KeyFormatReason, SortKeyOp};
 use proptest::prelude::*;
 use rust_decimal::Decimal;
@@ -110,15 +110,15 @@ impl V {
 
     fn write(&self, w: &mut KeyWriter) -> Result<(), KeyFormatError> {
         match self {
-            V::S(s) => w.str(s),
-            V::U(n) => w.padded(n),
-            V::I(n) => w.signed(n),
-            V::D(d) => w.decimal(d),
-            V::R(ms) => w.reverse(ms),
-            V::Id(u) => w.text(u),
-            V::Day(d) => w.text(d),
-            V::At(t) => w.text(t),
-            V::B(b) => w.text(b),
+            V::S(s) => w.write_str(s),
+            V::U(n) => w.write(form::padded(), n),
+            V::I(n) => w.write(form::signed(), n),
+            V::D(d) => w.write(form::decimal(), d),
+            V::R(ms) => w.write(form::reverse(), ms),
+            V::Id(u) => w.write(form::text(), u),
+            V::Day(d) => w.write(form::text(), d),
+            V::At(t) => w.write(form::text(), t),
+            V::B(b) => w.write(form::text(), b),
         }
     }
 }
@@ -716,8 +716,8 @@ fn a_space_below_the_delimiter_keeps_its_order() {
     );
     let key = |c: &str| {
         let mut w = KeyWriter::new(t);
-        w.str(c).unwrap();
-        w.str("1").unwrap();
+        w.write_str(c).unwrap();
+        w.write_str("1").unwrap();
         w.finish().unwrap()
     };
     let cities = ["Ne", "New", "New York", "Newark"];
@@ -733,22 +733,25 @@ fn a_space_below_the_delimiter_keeps_its_order() {
     };
     let w = || KeyWriter::new(t);
     assert_eq!(
-        sel(w().gt(|w| w.str("New")).unwrap()),
+        sel(w().gt(|w| w.write_str("New")).unwrap()),
         ["New York", "Newark"]
     );
-    assert_eq!(sel(w().le(|w| w.str("New")).unwrap()), ["Ne", "New"]);
+    assert_eq!(sel(w().le(|w| w.write_str("New")).unwrap()), ["Ne", "New"]);
     assert_eq!(
-        sel(w().between(|w| w.str("A"), |w| w.str("New")).unwrap()),
+        sel(w()
+            .between(|w| w.write_str("A"), |w| w.write_str("New"))
+            .unwrap()),
         ["Ne", "New"]
     );
-    assert_eq!(sel(w().lt(|w| w.str("New")).unwrap()), ["Ne"]);
+    assert_eq!(sel(w().lt(|w| w.write_str("New")).unwrap()), ["Ne"]);
     assert_eq!(
-        sel(w().ge(|w| w.str("New")).unwrap()),
+        sel(w().ge(|w| w.write_str("New")).unwrap()),
         ["New", "New York", "Newark"]
     );
     // Reversed bounds select nothing, without a request.
     assert_eq!(
-        w().between(|w| w.str("z"), |w| w.str("a")).unwrap(),
+        w().between(|w| w.write_str("z"), |w| w.write_str("a"))
+            .unwrap(),
         SortKeyOp::Empty
     );
 }
@@ -763,14 +766,14 @@ fn other_delimiters_keep_their_order() {
     assert_eq!(t.escape(), '.');
     let key = |c: &str| {
         let mut w = KeyWriter::new(t);
-        w.str(c).unwrap();
-        w.str("z").unwrap();
+        w.write_str(c).unwrap();
+        w.write_str("z").unwrap();
         w.finish().unwrap()
     };
     assert!(key("a") < key("a,"));
-    let le = KeyWriter::new(t).le(|w| w.str("a")).unwrap();
+    let le = KeyWriter::new(t).le(|w| w.write_str("a")).unwrap();
     assert!(selects(&le, &key("a")) && !selects(&le, &key("a,")));
-    let gt = KeyWriter::new(t).gt(|w| w.str("a")).unwrap();
+    let gt = KeyWriter::new(t).gt(|w| w.write_str("a")).unwrap();
     assert!(selects(&gt, &key("a,")));
 
     let t = str_tpl(
@@ -778,10 +781,10 @@ fn other_delimiters_keep_their_order() {
         &[TemplatePart::Lit("P."), CITY, TemplatePart::Lit("."), ZIP],
     );
     let mut w = KeyWriter::new(t);
-    w.str("a-b").unwrap();
-    w.str("z").unwrap();
+    w.write_str("a-b").unwrap();
+    w.write_str("z").unwrap();
     let k = w.finish().unwrap();
-    let le = KeyWriter::new(t).le(|w| w.str("a")).unwrap();
+    let le = KeyWriter::new(t).le(|w| w.write_str("a")).unwrap();
     assert!(!selects(&le, &k), "{k} under {le:?}");
 }
 
@@ -803,11 +806,11 @@ fn a_last_field_cannot_forge_a_longer_key() {
         ],
     );
     let mut w = KeyWriter::new(file);
-    w.str("report#0001").unwrap();
+    w.write_str("report#0001").unwrap();
     let forged = w.finish().unwrap();
     let mut w = KeyWriter::new(version);
-    w.str("report").unwrap();
-    w.padded(&1u32).unwrap();
+    w.write_str("report").unwrap();
+    w.write(form::padded(), &1u32).unwrap();
     assert_ne!(forged, w.finish().unwrap());
     assert_eq!(forged, "DOC#report%230001");
 }
@@ -824,9 +827,9 @@ fn refusals_name_the_field() {
         ],
     );
     let mut w = KeyWriter::new(t);
-    let err = w.str("").unwrap_err();
+    let err = w.write_str("").unwrap_err();
     assert_eq!((err.field, err.reason), ("city", KeyFormatReason::Empty));
-    let err = w.str("a\u{10FFFF}").unwrap_err();
+    let err = w.write_str("a\u{10FFFF}").unwrap_err();
     assert_eq!(
         err.reason,
         KeyFormatReason::ForbiddenChar {
@@ -836,10 +839,10 @@ fn refusals_name_the_field() {
     assert!(err.to_string().contains("city"), "{err}");
     // Escaped text holds control characters; raw text (a bare key, a
     // `path`) refuses them.
-    w.str("tab\there").unwrap();
+    w.write_str("tab\there").unwrap();
     let bare = str_tpl("<city>", &[CITY]);
     for (s, found) in [("a\0b", '\0'), ("line\nbreak", '\n'), ("\u{1f}", '\u{1f}')] {
-        let err = KeyWriter::new(bare).str(s).unwrap_err();
+        let err = KeyWriter::new(bare).write_str(s).unwrap_err();
         assert_eq!(
             err.reason,
             KeyFormatReason::ForbiddenChar { found },
@@ -847,6 +850,6 @@ fn refusals_name_the_field() {
         );
     }
     let mut w = KeyWriter::new(bare);
-    w.str("New York#1").unwrap();
+    w.write_str("New York#1").unwrap();
     assert_eq!(w.finish().unwrap(), "New York#1", "a bare key is the value");
 }

@@ -53,7 +53,7 @@
 //! | `#[gsi("GSI1", pk = "..", sk = "..", sparse, pk_attr = "gsi1pk", sk_attr = "gsi1sk")]` | global index |
 //! | `#[lsi("LSI1", sk = "..", sk_attr = "lsi1sk")]` | local index (the table's partition key) |
 //! | `projection = "KEYS_ONLY"`, `projection = "INCLUDE(title, status)"` in `#[gsi(..)]` / `#[lsi(..)]` | what the index holds (default `ALL`), honoured by `create_table`; reading the entity through such an index does not compile (DYNA402): read `.keys_only()` or `.hydrate()` (whole items, in index order) |
-//! | `#[dynamo(crate = "path")]` | where the `dynakey` crate is (any derive; default `::dynakey`) |
+//! | `#[dynamo(crate = "path")]` | where the `dynakey` crate is (any derive; default `::dynakey`); `"dynakey_runtime"` for the runtime used without this crate, with its `derive` feature |
 //! | field `#[dynamo(rename = "..")]` | the stored attribute name (two fields stored in one attribute do not compile: DYNA124) |
 //! | field `#[dynamo(omit_empty)]` | an empty string or collection is not stored (and leaves a sparse index) |
 //! | field `#[dynamo(skip)]` | not stored; `Default` when read |
@@ -238,7 +238,16 @@ pub mod prelude {
     };
 }
 
-// What generated code names (`::dynakey::__private::...`), also in the
-// glob above; named here so that the derive's paths never depend on it.
+/// What generated code names (`::dynakey::__private::...`): the runtime's
+/// hidden items and the derive's hidden macros, which only this crate
+/// depends on both of (the runtime does not depend on the derive). Not a
+/// public API. Defined here, it shadows the runtime's module of the same
+/// name from the glob above.
 #[doc(hidden)]
-pub use dynakey_runtime::__private;
+pub mod __private {
+    pub use dynakey_runtime::__private::*;
+
+    /// One step of the checks across a table's (or union's) entities,
+    /// which an entity's macro calls (see `DynamoTable`).
+    pub use dynakey_derive::__table_step as table_step;
+}

@@ -11,8 +11,8 @@ use syn::parse::ParseStream;
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Ident, LitInt, LitStr, Token};
 
-use crate::ctxt::Ctxt;
 use super::TemplateLit;
+use crate::ctxt::Ctxt;
 
 /// A name as written, with its span.
 pub type Spanned = (String, Span);

@@ -6,6 +6,8 @@
 //! fixed-width field any character may follow. A literal holds no control
 //! character and no U+10FFFF (DYNA100).
 
+use dynakey_core::template::{forbidden_raw, is_delimiter};
+
 use crate::ctxt::Ctxt;
 use crate::diag::Code;
 use crate::model::{Entity, Field, KeyModel, Part};
@@ -43,7 +45,7 @@ fn check_key(cx: &Ctxt, fields: &[Field], k: &KeyModel) {
         }
     }
     for (d, at, name) in &delims {
-        if *d >= '0' {
+        if !is_delimiter(*d) {
             tpl.report(cx, Code::DelimiterOrder.msg(format!("the delimiter `{d}` after `<{name}>` sorts above digits, so values holding digits (or letters) sort out of the order of the fields")).help("start the literal after a text field with a character below `0`, such as `#`; any character may follow a fixed-width field (`d6`, `n4`, a date, a uuid)"), *at..*at + d.len_utf8());
         }
     }
@@ -55,7 +57,7 @@ fn check_key(cx: &Ctxt, fields: &[Field], k: &KeyModel) {
         for (off, c) in text.char_indices() {
             let at = range.start + off;
             let culprit = at..at + c.len_utf8();
-            if c < ' ' || c == '\u{10FFFF}' {
+            if forbidden_raw(c) {
                 tpl.report(
                     cx,
                     Code::TemplateSyntax

@@ -12,7 +12,7 @@ pub fn check_variant_names(cx: &Ctxt, v: &Value) {
     for (i, (variant, name)) in variants.iter().enumerate() {
         // Any other text is fine in a key: the template escapes what sorts
         // at or below its delimiter.
-        if name.is_empty() || name.chars().any(|c| c < ' ' || c == '\u{10FFFF}') {
+        if name.is_empty() || name.chars().any(dynakey_core::template::forbidden_raw) {
             cx.report(variant.span(), Code::Shape.msg("a variant's stored name must be non-empty text without control characters or U+10FFFF"));
         }
         if let Some((other, _)) = variants[..i].iter().find(|(_, n)| n == name) {

@@ -102,7 +102,7 @@ pub fn from_params(_: usize, f: &Field) -> Val {
     }
 }
 
-/// The expression writing key `k` (a `KeyBuilder`) from the values `val`
+/// The expression writing key `k` (a `KeyWriter` chain) from the values `val`
 /// gives; when `sparse`, an empty `omit_empty` input leaves the key absent
 /// too. Each call carries the field type's span, so a type without the
 /// format's trait gets its one error at the field.

@@ -4,6 +4,7 @@
 mod array;
 mod depth;
 mod impls;
+mod item_template;
 mod path;
 mod reader;
 mod shape;
@@ -16,6 +17,8 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 pub use depth::MAX_NESTING;
 pub(crate) use depth::{item_too_deep, nests_too_deep, too_deep, Nested};
+#[doc(hidden)]
+pub use item_template::ItemTemplate;
 pub(crate) use path::binary_text;
 pub use path::{describe as describe_value, AttrPath, DecodeError, DecodeErrorKind};
 #[doc(hidden)]

@@ -11,7 +11,7 @@ use time::macros::{date, datetime};
 use super::{EntityDesign, TableDesign};
 use crate::entity::{EntityMeta, IndexKey, IndexKind, IndexMeta, KeyAttrType, KeyMeta, NativeAttr};
 use crate::error::KeyFormatError;
-use crate::key::{KeyWriter, PartFormat, TemplatePart};
+use crate::key::{form, KeyWriter, PartFormat, TemplatePart};
 
 /// Where a key lives: the table or an index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -349,11 +349,11 @@ pub(crate) fn example(e: &EntityDesign, k: &KeyMeta) -> Example {
     for (name, format) in k.key.fields() {
         let r = match format {
             PartFormat::Text => sample_text(&mut w, e.meta, name),
-            PartFormat::Path => w.str("docs#2026"),
-            PartFormat::Padded(_) => w.padded(&7u8),
-            PartFormat::Signed(_) => w.signed(&7i8),
-            PartFormat::Decimal(_, _) => w.decimal(&Decimal::new(7, 0)),
-            PartFormat::Reverse => w.reverse(&datetime!(2026-07-16 09:00 UTC)),
+            PartFormat::Path => w.write_str("docs#2026"),
+            PartFormat::Padded(_) => w.write(form::padded(), &7u8),
+            PartFormat::Signed(_) => w.write(form::signed(), &7i8),
+            PartFormat::Decimal(_, _) => w.write(form::decimal(), &Decimal::new(7, 0)),
+            PartFormat::Reverse => w.write(form::reverse(), &datetime!(2026-07-16 09:00 UTC)),
         };
         if r.is_err() {
             return Example::None;
@@ -386,14 +386,14 @@ fn sample_text(w: &mut KeyWriter, m: &EntityMeta, name: &str) -> Result<(), KeyF
     // The last segment of a path (`uuid::Uuid`, `time::OffsetDateTime`).
     let ty = ty.rsplit("::").next().unwrap_or(ty);
     match ty {
-        "Uuid" => w.text(&uuid::Uuid::from_u128(SAMPLE_UUID)),
-        "OffsetDateTime" => w.text(&datetime!(2026-07-16 09:00 UTC)),
-        "Date" => w.text(&date!(2026 - 07 - 16)),
+        "Uuid" => w.write(form::text(), &uuid::Uuid::from_u128(SAMPLE_UUID)),
+        "OffsetDateTime" => w.write(form::text(), &datetime!(2026-07-16 09:00 UTC)),
+        "Date" => w.write(form::text(), &date!(2026 - 07 - 16)),
         "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32" | "i64" | "i128"
-        | "isize" => w.text(&7u8),
-        "Decimal" => w.text(&Decimal::new(7, 0)),
-        "bool" => w.text(&true),
-        _ => w.str(name),
+        | "isize" => w.write(form::text(), &7u8),
+        "Decimal" => w.write(form::text(), &Decimal::new(7, 0)),
+        "bool" => w.write(form::text(), &true),
+        _ => w.write_str(name),
     }
 }
 

@@ -132,10 +132,10 @@ fn finish_op(
 /// the method that fixes the next field by name.
 ///
 /// ```
-/// use dynakey_runtime::key::{KeyTemplate, SortKeyNext, SortKeyOp, Table, PartFormat, TemplatePart::*};
+/// use dynakey_runtime::key::{form, KeyTemplate, SortKeyNext, SortKeyOp, Table, PartFormat, TemplatePart::*};
 /// static T: KeyTemplate = KeyTemplate::new("EMP", "EMP#<n:d4>",
 ///     &[Lit("EMP#"), Field { name: "n", format: PartFormat::Padded(4) }]);
-/// let next: SortKeyNext<(), Table, u32> = SortKeyNext::__new(None, "sk", &T, |w, v| w.padded(v));
+/// let next: SortKeyNext<(), Table, u32> = SortKeyNext::__new(None, "sk", &T, form::padded::<u32>().writer());
 /// assert_eq!(next.ge(7u32).unwrap().op(), &SortKeyOp::Between("EMP#0007".into(), "EMP#\u{10FFFF}".into()));
 /// assert_eq!(next.begins_with().unwrap().op(), &SortKeyOp::BeginsWith("EMP#".into()));
 /// ```
@@ -262,7 +262,7 @@ pub struct SortKeyTextNext<E, K> {
 wrapper_impls!(SortKeyTextNext, next);
 
 fn write_str(w: &mut KeyWriter, v: &str) -> Result<(), KeyFormatError> {
-    w.str(v)
+    w.write_str(v)
 }
 
 impl<E, K: KeyKind> SortKeyTextNext<E, K> {

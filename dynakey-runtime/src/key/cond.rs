@@ -12,8 +12,13 @@ use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use dynakey_core::template::escape_into;
+
+use super::template::{check_raw, field_value, PartFormat, TemplatePart};
 use super::typed::KeyKind;
+use super::writer::KeyWriter;
 use super::HIGH;
+use crate::error::{KeyFormatError, KeyFormatReason, KeyRole, MAX_SORT_KEY_BYTES};
 
 /// The comparison a [`SortKeyCondition`] sends.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -379,6 +384,215 @@ pub mod bounds {
             SortKeyOp::All
         } else {
             SortKeyOp::BeginsWith(prefix.to_owned())
+        }
+    }
+}
+
+/// The sort-key conditions over a partly written key: the fields written
+/// so far fix a prefix, and the next field is compared.
+impl KeyWriter {
+    /// Keys whose fields written so far equal theirs: `begins_with` of the
+    /// text so far (which ends with the delimiter after the last field
+    /// written, so `York` does not select `Yorkshire`). With every field
+    /// written it is the one key (`=`); with nothing written and no literal
+    /// prefix, every key.
+    pub fn begins_with(self) -> Result<SortKeyOp, KeyFormatError> {
+        self.check_len(KeyRole::Sort, self.out.len())?;
+        Ok(if self.is_complete() {
+            SortKeyOp::Eq(self.out)
+        } else if self.out.is_empty() {
+            SortKeyOp::All
+        } else {
+            SortKeyOp::BeginsWith(self.out)
+        })
+    }
+
+    /// Keys whose next field's *text* starts with `text` (a string field):
+    /// a prefix search that says so, unlike fixing the field, which means
+    /// equality.
+    pub fn starts_with(mut self, text: &str) -> Result<SortKeyOp, KeyFormatError> {
+        let (name, format) = self.field();
+        if !text.is_empty() {
+            if self.tpl.raw || format == PartFormat::Path {
+                check_raw(text).map_err(|r| self.fail(name, text, r))?;
+                self.out.push_str(text);
+            } else {
+                let esc = self.tpl.escape;
+                escape_into(&mut self.out, text, esc).map_err(|found| {
+                    self.fail(name, text, KeyFormatReason::ForbiddenChar { found })
+                })?;
+            }
+        }
+        if self.out.len() > MAX_SORT_KEY_BYTES {
+            let size = self.out.len();
+            return Err(self.fail(
+                name,
+                text,
+                KeyFormatReason::TooLong {
+                    role: KeyRole::Sort,
+                    size,
+                },
+            ));
+        }
+        Ok(if self.out.is_empty() {
+            SortKeyOp::All
+        } else {
+            SortKeyOp::BeginsWith(self.out)
+        })
+    }
+
+    /// Writes the next field with `write` and splits the text into what
+    /// came before it, the field's text and the literal after it; also
+    /// whether it is the last field and whether its text runs opposite to
+    /// its values (`rev`).
+    fn split(
+        mut self,
+        write: impl FnOnce(&mut KeyWriter) -> Result<(), KeyFormatError>,
+    ) -> Result<Split, KeyFormatError> {
+        let start = self.out.len();
+        let field_at = self.at;
+        let (name, format) = self.field();
+        let reversed = format == PartFormat::Reverse;
+        write(&mut self)?;
+        let next_len: usize = self.tpl.parts[field_at + 1..]
+            .iter()
+            .map_while(|p| match p {
+                TemplatePart::Lit(l) => Some(l.len()),
+                TemplatePart::Field { .. } => None,
+            })
+            .sum();
+        let last = self.is_complete();
+        let end = self.out.len() - next_len;
+        // The key text up to the field and the literal after it: what every
+        // key holding this value starts with. Longer than a sort key holds,
+        // no stored key can hold the value.
+        if self.out.len() > MAX_SORT_KEY_BYTES {
+            let size = self.out.len();
+            let value = field_value(self.tpl, format, &self.out[start..end]);
+            return Err(self.fail(
+                name,
+                &value,
+                KeyFormatReason::TooLong {
+                    role: KeyRole::Sort,
+                    size,
+                },
+            ));
+        }
+        let next = self.out[end..].to_owned();
+        let value = self.out[start..end].to_owned();
+        self.out.truncate(start);
+        Ok(Split {
+            prefix: self.out,
+            value,
+            next,
+            last,
+            reversed,
+        })
+    }
+
+    /// The next field equals the value `write` writes.
+    pub fn eq(
+        self,
+        write: impl FnOnce(&mut KeyWriter) -> Result<(), KeyFormatError>,
+    ) -> Result<SortKeyOp, KeyFormatError> {
+        let s = self.split(write)?;
+        Ok(if s.last {
+            SortKeyOp::Eq(format!("{}{}{}", s.prefix, s.value, s.next))
+        } else {
+            bounds::eq(&s.prefix, &s.value, &s.next)
+        })
+    }
+
+    /// Compares the next field with a value. Values compare as values: a
+    /// `rev` field's text runs the other way, so its bounds are flipped.
+    fn compare(
+        self,
+        op: Cmp,
+        write: impl FnOnce(&mut KeyWriter) -> Result<(), KeyFormatError>,
+    ) -> Result<SortKeyOp, KeyFormatError> {
+        let s = self.split(write)?;
+        let op = if s.reversed { op.flip() } else { op };
+        let (p, v, n) = (&s.prefix, &s.value, &s.next);
+        Ok(match op {
+            Cmp::Lt => bounds::lt(p, v, n),
+            Cmp::Le => bounds::le(p, v, n),
+            Cmp::Gt => bounds::gt(p, v, n),
+            Cmp::Ge => bounds::ge(p, v, n),
+        })
+    }
+
+    /// The next field below the value.
+    pub fn lt(
+        self,
+        write: impl FnOnce(&mut KeyWriter) -> Result<(), KeyFormatError>,
+    ) -> Result<SortKeyOp, KeyFormatError> {
+        self.compare(Cmp::Lt, write)
+    }
+
+    /// The next field at or below the value.
+    pub fn le(
+        self,
+        write: impl FnOnce(&mut KeyWriter) -> Result<(), KeyFormatError>,
+    ) -> Result<SortKeyOp, KeyFormatError> {
+        self.compare(Cmp::Le, write)
+    }
+
+    /// The next field above the value.
+    pub fn gt(
+        self,
+        write: impl FnOnce(&mut KeyWriter) -> Result<(), KeyFormatError>,
+    ) -> Result<SortKeyOp, KeyFormatError> {
+        self.compare(Cmp::Gt, write)
+    }
+
+    /// The next field at or above the value.
+    pub fn ge(
+        self,
+        write: impl FnOnce(&mut KeyWriter) -> Result<(), KeyFormatError>,
+    ) -> Result<SortKeyOp, KeyFormatError> {
+        self.compare(Cmp::Ge, write)
+    }
+
+    /// The next field between two values, both included. Bounds in the
+    /// wrong order select nothing ([`SortKeyOp::Empty`]), as SQL's
+    /// `BETWEEN` does; DynamoDB would refuse the request.
+    pub fn between(
+        self,
+        lo: impl FnOnce(&mut KeyWriter) -> Result<(), KeyFormatError>,
+        hi: impl FnOnce(&mut KeyWriter) -> Result<(), KeyFormatError>,
+    ) -> Result<SortKeyOp, KeyFormatError> {
+        let other = self.clone();
+        let lo = self.split(lo)?;
+        let hi = other.split(hi)?;
+        let (lo, hi) = if lo.reversed { (hi, lo) } else { (lo, hi) };
+        Ok(bounds::between(&lo.prefix, &lo.value, &hi.value, &lo.next))
+    }
+}
+
+/// A field written for a condition, split from its surroundings.
+struct Split {
+    prefix: String,
+    value: String,
+    next: String,
+    last: bool,
+    reversed: bool,
+}
+
+#[derive(Clone, Copy)]
+enum Cmp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Cmp {
+    fn flip(self) -> Self {
+        match self {
+            Cmp::Lt => Cmp::Gt,
+            Cmp::Le => Cmp::Ge,
+            Cmp::Gt => Cmp::Lt,
+            Cmp::Ge => Cmp::Le,
         }
     }
 }

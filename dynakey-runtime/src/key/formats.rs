@@ -73,13 +73,13 @@ pub trait KeyText: Sized {
     fn write_text(&self, out: &mut String) -> Result<(), KeyPartError>;
     /// Reads the text form back.
     fn parse_text(s: &str) -> Result<Self, KeyPartError>;
-    /// The [`KeyForm`](super::form::KeyForm) of this format, what derived
+    /// The [`KeyForm`](super::writer::KeyForm) of this format, what derived
     /// code names: a call through the trait, so that a type without it is
     /// one error with no note of where a bound was declared.
     #[doc(hidden)]
     #[inline]
-    fn text_form() -> super::form::KeyForm<Self> {
-        super::form::text::<Self>()
+    fn text_form() -> super::writer::KeyForm<Self> {
+        super::writer::text::<Self>()
     }
 }
 
@@ -102,13 +102,13 @@ pub trait KeyPadded: Sized {
     fn write_padded(&self, width: u32, out: &mut String) -> Result<(), KeyPartError>;
     /// Reads `width` digits back.
     fn parse_padded(s: &str, width: u32) -> Result<Self, KeyPartError>;
-    /// The [`KeyForm`](super::form::KeyForm) of this format, what derived
+    /// The [`KeyForm`](super::writer::KeyForm) of this format, what derived
     /// code names: a call through the trait, so that a type without it is
     /// one error with no note of where a bound was declared.
     #[doc(hidden)]
     #[inline]
-    fn padded_form() -> super::form::KeyForm<Self> {
-        super::form::padded::<Self>()
+    fn padded_form() -> super::writer::KeyForm<Self> {
+        super::writer::padded::<Self>()
     }
 }
 
@@ -130,13 +130,13 @@ pub trait KeySigned: Sized {
     fn write_signed(&self, width: u32, out: &mut String) -> Result<(), KeyPartError>;
     /// Reads them back.
     fn parse_signed(s: &str, width: u32) -> Result<Self, KeyPartError>;
-    /// The [`KeyForm`](super::form::KeyForm) of this format, what derived
+    /// The [`KeyForm`](super::writer::KeyForm) of this format, what derived
     /// code names: a call through the trait, so that a type without it is
     /// one error with no note of where a bound was declared.
     #[doc(hidden)]
     #[inline]
-    fn signed_form() -> super::form::KeyForm<Self> {
-        super::form::signed::<Self>()
+    fn signed_form() -> super::writer::KeyForm<Self> {
+        super::writer::signed::<Self>()
     }
 }
 
@@ -160,13 +160,13 @@ pub trait KeyDecimal: Sized {
     fn write_decimal(&self, width: u32, places: u32, out: &mut String) -> Result<(), KeyPartError>;
     /// Reads them back.
     fn parse_decimal(s: &str, width: u32, places: u32) -> Result<Self, KeyPartError>;
-    /// The [`KeyForm`](super::form::KeyForm) of this format, what derived
+    /// The [`KeyForm`](super::writer::KeyForm) of this format, what derived
     /// code names: a call through the trait, so that a type without it is
     /// one error with no note of where a bound was declared.
     #[doc(hidden)]
     #[inline]
-    fn decimal_form() -> super::form::KeyForm<Self> {
-        super::form::decimal::<Self>()
+    fn decimal_form() -> super::writer::KeyForm<Self> {
+        super::writer::decimal::<Self>()
     }
 }
 
@@ -190,13 +190,13 @@ pub trait KeyReverse: Sized {
     fn write_reverse(&self, out: &mut String) -> Result<(), KeyPartError>;
     /// Reads them back.
     fn parse_reverse(s: &str) -> Result<Self, KeyPartError>;
-    /// The [`KeyForm`](super::form::KeyForm) of this format, what derived
+    /// The [`KeyForm`](super::writer::KeyForm) of this format, what derived
     /// code names: a call through the trait, so that a type without it is
     /// one error with no note of where a bound was declared.
     #[doc(hidden)]
     #[inline]
-    fn reverse_form() -> super::form::KeyForm<Self> {
-        super::form::reverse::<Self>()
+    fn reverse_form() -> super::writer::KeyForm<Self> {
+        super::writer::reverse::<Self>()
     }
 }
 

@@ -10,11 +10,6 @@ use crate::error::{KeyFormatError, KeyFormatReason};
 
 pub use crate::error::{KeyRole, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
 
-/// The reason of a key of `size` bytes over the limit of `role`.
-pub(super) fn too_long_reason(role: KeyRole, size: usize) -> KeyFormatReason {
-    KeyFormatReason::TooLong { role, size }
-}
-
 /// Refuses `text`, a key of template `tpl`, when it is longer than `role`
 /// allows, naming the field whose text is the longest as the one that made
 /// it long. For a key the writer did not write itself (an item's key
@@ -44,7 +39,13 @@ pub fn check_key_size(
     let (field, value) = widest_read_back(tpl, text);
     Err(tpl.err(
         field,
-        KeyPartError::new(value, too_long_reason(role, text.len())),
+        KeyPartError::new(
+            value,
+            KeyFormatReason::TooLong {
+                role,
+                size: text.len(),
+            },
+        ),
     ))
 }
 

@@ -4,16 +4,13 @@
 //! orders a partition by the bytes of its sort keys, orders items by value.
 
 mod attr;
-mod builder;
 pub(crate) mod chain;
 pub(crate) mod cond;
-pub mod form;
 pub(crate) mod formats;
 mod limit;
 pub(crate) mod native;
 pub(crate) mod native_attr;
 mod native_chain;
-mod parts;
 mod reader;
 mod template;
 mod typed;
@@ -21,10 +18,9 @@ pub mod ulid;
 pub mod uuid7;
 mod writer;
 
-pub use builder::{slot, slot_opt, KeyBuilder, Slot};
 pub use chain::{CondResult, SortKeyFull, SortKeyNext, SortKeyTextNext};
 pub use cond::{NativeRange, NativeSortOp, SortKeyCondition, SortKeyOp};
-pub use form::KeyForm;
+pub use dynakey_core::template::parts;
 pub use formats::{KeyDecimal, KeyPadded, KeyPartError, KeyReverse, KeySigned, KeyText};
 pub use limit::{check_key_size, KeyRole, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
 pub(crate) use native::native_error;
@@ -32,16 +28,32 @@ pub use native::{compare_key_values, NativeArg, NativeKeyAttr, NativePrefix};
 #[doc(hidden)]
 pub use native::{native_str, native_str_prefix};
 pub use native_chain::{NativeKeyBuilder, NativeSortFull, NativeSortNext};
-pub use parts::parts;
 pub use reader::{parse, KeyReader};
 pub use template::{escape_char, KeyTemplate, PartFormat, TemplatePart};
 pub(crate) use typed::PkValue;
 pub use typed::{
     Global, GlobalPartial, Key, KeyKind, Local, LocalPartial, PartitionKey, Table, WholeItems,
 };
-pub use writer::KeyWriter;
+pub use writer::{slot, slot_opt, KeyForm, KeyWriter, Slot};
+
+/// How a field of type `T` is written into a key and read back: one
+/// [`KeyForm`] per format.
+///
+/// One function per format ([`text`], [`padded`], [`signed`], [`decimal`],
+/// [`reverse`]) gives a field's form. Derived code reaches them through
+/// the format traits (`<u32 as KeyPadded>::padded_form()`), wherever the
+/// field is written (key functions, `to_item`, typed updates, sort-key
+/// chains) or read (`parse_*`): a field type without the format's trait
+/// then fails the same trait, at the same span, in every place, and rustc
+/// reports identical errors once: one mistake, one error (DYNA102,
+/// DYNA107), not one per place that writes the key. Through the trait, not
+/// through the bounded function, because rustc adds to an unmet bound of a
+/// function a note redrawing where the bound was declared.
+pub mod form {
+    pub use super::writer::{decimal, padded, reverse, signed, text, KeyForm, ReadFn, WriteFn};
+}
 
 /// The highest character a key may hold; range conditions use it as an upper
 /// bound ("everything that starts with this prefix"). Key values may not hold
 /// it, so the bound is exact.
-pub(crate) const HIGH: char = '\u{10FFFF}';
+pub(crate) use dynakey_core::template::HIGH;

@@ -3,7 +3,9 @@
 use std::borrow::Cow;
 
 use super::formats::{KeyDecimal, KeyPadded, KeyPartError, KeyReverse, KeySigned, KeyText};
-use super::template::{check_raw, mismatch, unescape, KeyTemplate, PartFormat, TemplatePart};
+use dynakey_core::template::unescape;
+
+use super::template::{check_raw, mismatch, KeyTemplate, PartFormat, TemplatePart};
 use crate::error::{KeyFormatError, KeyFormatReason};
 
 /// Reads a key back, field by field, as generated `parse_*` functions do.

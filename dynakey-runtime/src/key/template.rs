@@ -32,65 +32,18 @@
 //! U+10FFFF is refused everywhere (range conditions use it as their upper
 //! bound), as is an empty field; raw text (bare and `path` fields) also
 //! refuses control characters.
+//!
+//! The grammar of a template, its formats and the rules above (what
+//! delimits, what escapes, what no key holds) are `dynakey_core::template`'s,
+//! which the derive checks templates with: the two cannot disagree.
 
 use std::borrow::Cow;
 
+pub use dynakey_core::template::{escape_char, PartFormat, TemplatePart};
+use dynakey_core::template::{forbidden_raw, unescape};
+
 use super::formats::KeyPartError;
-use super::HIGH;
 use crate::error::{KeyFormatError, KeyFormatReason, KeyRole};
-
-/// How one placeholder's value becomes text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum PartFormat {
-    /// No format: the type's text form (escaped when its width varies).
-    Text,
-    /// `d<w>`: a zero-padded unsigned integer of `w` digits.
-    Padded(u32),
-    /// `n<w>`: a sign character and `w` digits.
-    Signed(u32),
-    /// `n<w>.<p>`: a sign, `w` digits, `.` and `p` digits.
-    Decimal(u32, u32),
-    /// `rev`: 13 digits of reversed epoch milliseconds.
-    Reverse,
-    /// `path`: the last field's text as it is, delimiters included.
-    Path,
-}
-
-impl PartFormat {
-    /// The width of the text when the format fixes it.
-    ///
-    /// ```
-    /// use dynakey_runtime::key::PartFormat;
-    /// assert_eq!(PartFormat::Signed(4).width(), Some(5));
-    /// assert_eq!(PartFormat::Decimal(8, 2).width(), Some(12));
-    /// assert_eq!(PartFormat::Text.width(), None);
-    /// ```
-    pub const fn width(self) -> Option<usize> {
-        match self {
-            PartFormat::Padded(w) => Some(w as usize),
-            PartFormat::Signed(w) => Some(w as usize + 1),
-            PartFormat::Decimal(w, p) => {
-                Some(w as usize + 1 + if p > 0 { p as usize + 1 } else { 0 })
-            }
-            PartFormat::Reverse => Some(13),
-            PartFormat::Text | PartFormat::Path => None,
-        }
-    }
-}
-
-/// One part of a template: literal text or a placeholder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TemplatePart {
-    /// Literal text, copied into the key.
-    Lit(&'static str),
-    /// A placeholder.
-    Field {
-        /// The field's name.
-        name: &'static str,
-        /// Its format.
-        format: PartFormat,
-    },
-}
 
 /// A key template, as the derive describes it to the runtime.
 ///
@@ -104,8 +57,8 @@ pub enum TemplatePart {
 /// );
 /// assert_eq!(T.escape(), '%');
 /// let mut w = KeyWriter::new(&T);
-/// w.str("New York").unwrap();
-/// w.str("10001").unwrap();
+/// w.write_str("New York").unwrap();
+/// w.write_str("10001").unwrap();
 /// assert_eq!(w.finish().unwrap(), "CITY#New%20York#10001");
 /// ```
 #[derive(Debug)]
@@ -201,8 +154,8 @@ impl KeyTemplate {
     }
 
     /// A key of this template, written value by value.
-    pub fn build(&'static self) -> super::KeyBuilder {
-        super::KeyBuilder::new(self)
+    pub fn build(&'static self) -> super::KeyWriter {
+        super::KeyWriter::new(self)
     }
 
     /// The attribute the key fills (empty for a template made with
@@ -270,100 +223,6 @@ impl KeyTemplate {
     }
 }
 
-/// The escape character of a template: one above the highest delimiter
-/// (a character below `0` next to a placeholder), and at least `%`.
-///
-/// ```
-/// use dynakey_runtime::key::{escape_char, PartFormat, TemplatePart::*};
-/// let f = Field { name: "a", format: PartFormat::Text };
-/// assert_eq!(escape_char(&[Lit("A#"), f]), '%');
-/// assert_eq!(escape_char(&[Lit("A-"), f, Lit("-B")]), '.');
-/// assert_eq!(escape_char(&[f]), '%');
-/// ```
-pub const fn escape_char(parts: &[TemplatePart]) -> char {
-    let mut high = b'%' - 1;
-    let mut i = 0;
-    while i < parts.len() {
-        if let TemplatePart::Field { .. } = parts[i] {
-            if i > 0 {
-                if let TemplatePart::Lit(l) = parts[i - 1] {
-                    let b = l.as_bytes();
-                    if !b.is_empty() && b[b.len() - 1] < b'0' && b[b.len() - 1] > high {
-                        high = b[b.len() - 1];
-                    }
-                }
-            }
-            if i + 1 < parts.len() {
-                if let TemplatePart::Lit(l) = parts[i + 1] {
-                    let b = l.as_bytes();
-                    if !b.is_empty() && b[0] < b'0' && b[0] > high {
-                        high = b[0];
-                    }
-                }
-            }
-        }
-        i += 1;
-    }
-    (high + 1) as char
-}
-
-const HEX: &[u8; 16] = b"0123456789ABCDEF";
-
-/// Appends `s` escaped with `esc` (see the module docs).
-pub(super) fn escape_into(out: &mut String, s: &str, esc: char) -> Result<(), KeyFormatReason> {
-    if !s.chars().any(|c| c <= esc || c == HIGH) {
-        out.push_str(s);
-        return Ok(());
-    }
-    for c in s.chars() {
-        if c == HIGH {
-            return Err(KeyFormatReason::ForbiddenChar { found: c });
-        }
-        if c <= esc {
-            let b = c as u32 as u8;
-            out.push(esc);
-            out.push(HEX[(b >> 4) as usize] as char);
-            out.push(HEX[(b & 15) as usize] as char);
-        } else {
-            out.push(c);
-        }
-    }
-    Ok(())
-}
-
-/// Reads back what [`escape_into`] wrote; `None` unless `s` is exactly the
-/// escaped form of some text (so reading and writing round-trip).
-pub(super) fn unescape(s: &str, esc: char) -> Option<Cow<'_, str>> {
-    if !s.chars().any(|c| c <= esc || c == HIGH) {
-        return Some(Cow::Borrowed(s));
-    }
-    let hex = |b: u8| match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    };
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.char_indices();
-    while let Some((i, c)) = chars.next() {
-        if c == esc {
-            let b = s.as_bytes();
-            let (h, l) = (hex(*b.get(i + 1)?)?, hex(*b.get(i + 2)?)?);
-            let code = (h << 4) | l;
-            if u32::from(code) > esc as u32 {
-                return None;
-            }
-            out.push(code as char);
-            chars.next();
-            chars.next();
-        } else if c < esc || c == HIGH {
-            return None;
-        } else {
-            out.push(c);
-        }
-    }
-    Some(Cow::Owned(out))
-}
-
 /// A field's value from its text in a key: unescaped when the field is
 /// escaped (the text itself when it does not read back, or is raw or of a
 /// fixed width).
@@ -379,7 +238,7 @@ pub(super) fn field_value(tpl: &KeyTemplate, format: PartFormat, text: &str) -> 
 /// Checks raw text (a bare or `path` field): no control characters, no
 /// U+10FFFF.
 pub(super) fn check_raw(s: &str) -> Result<(), KeyFormatReason> {
-    match s.chars().find(|c| *c < ' ' || *c == HIGH) {
+    match s.chars().find(|c| forbidden_raw(*c)) {
         Some(found) => Err(KeyFormatReason::ForbiddenChar { found }),
         None => Ok(()),
     }
@@ -394,23 +253,4 @@ pub(super) fn mismatch() -> KeyPartError {
             expected: "the format of the template".into(),
         },
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escaping_round_trips_and_is_canonical() {
-        for s in ["New York", "a#b", "%", "plain", "a%23", "\u{1}x", "é#"] {
-            let mut out = String::new();
-            escape_into(&mut out, s, '%').unwrap();
-            assert!(!out.contains('#') && !out.contains(' '), "{out}");
-            assert_eq!(unescape(&out, '%').as_deref(), Some(s));
-        }
-        // Not what the writer writes: refused.
-        for bad in ["a#b", "a%41", "a%2", "a%2g", "a%2a", "a b"] {
-            assert_eq!(unescape(bad, '%'), None, "{bad}");
-        }
-    }
 }

@@ -8,7 +8,7 @@
 use crate::codec::Attr;
 use crate::error::EncodeError;
 use crate::error::Error;
-use crate::error::{KeyFormatError, KeyRole};
+use crate::error::KeyFormatError;
 use crate::expr::{Condition, Update};
 use crate::key::Key;
 
@@ -113,11 +113,11 @@ impl<E, V> UpdateCore<E, V> {
     /// Rewrites the index key `k` writes (its template's attribute) when
     /// the update touches one of its inputs: the key text when every input
     /// is present, nothing otherwise, so the item leaves the index.
-    pub fn rekey(&mut self, k: crate::key::KeyBuilder)
+    pub fn rekey(&mut self, k: crate::key::KeyWriter)
     where
         E: crate::entity::Entity,
     {
-        self.core.rekey(E::META, k);
+        self.core.rekey(k);
     }
 
     /// The key, the update and the condition, or the first error met.
@@ -132,13 +132,12 @@ impl<E, V> UpdateCore<E, V> {
 }
 
 impl Core {
-    /// [`UpdateCore::rekey`] for the entity of `meta` (not generic: one
-    /// copy serves every entity).
-    fn rekey(&mut self, meta: &'static crate::entity::EntityMeta, k: crate::key::KeyBuilder) {
+    /// [`UpdateCore::rekey`] (not generic: one copy serves every entity);
+    /// the key is held to the limit of its template's role.
+    fn rekey(&mut self, k: crate::key::KeyWriter) {
         if k.touched() {
             let attr = k.template().attr();
-            let role = meta.key_role(attr).unwrap_or(KeyRole::Any);
-            self.index_key(attr, k.finish_opt_as(role));
+            self.index_key(attr, k.finish_opt());
         }
     }
 

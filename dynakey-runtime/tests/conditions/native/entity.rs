@@ -7,7 +7,7 @@
 use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue;
 use dynakey_runtime::entity::{IndexMeta, IndexProjection};
-use dynakey_runtime::key::{parts, KeyBuilder, KeyTemplate, NativeKeyBuilder, NativeSortNext};
+use dynakey_runtime::key::{form, parts, KeyTemplate, KeyWriter, NativeKeyBuilder, NativeSortNext};
 use dynakey_runtime::{
     Attr, AttrPath, DecodeError, EncodeError, Entity, EntityMeta, FieldForm, FieldMeta, Global,
     Item, Key, KeyAttrType, KeyFormatError, KeyMeta, NativeAttr, PartitionKey,
@@ -101,7 +101,9 @@ impl Entity for Row {
 
     fn to_item(&self) -> Result<Item, EncodeError> {
         let mut item = Item::new();
-        let pk = KeyBuilder::new(&PK_TPL).padded(&self.id).finish()?;
+        let pk = KeyWriter::new(&PK_TPL)
+            .part(form::padded(), &self.id)
+            .finish()?;
         item.insert("pk".into(), AttributeValue::S(pk));
         item.insert("_type".into(), AttributeValue::S("ROW".into()));
         put(&mut item, "id", &self.id);
@@ -138,7 +140,9 @@ impl dynakey_runtime::Unversioned for Row {}
 impl Row {
     /// The table key.
     pub fn key(id: u32) -> Result<Key<Row>, KeyFormatError> {
-        KeyBuilder::new(&PK_TPL).padded(&id).table_key::<Row>(None)
+        KeyWriter::new(&PK_TPL)
+            .part(form::padded(), &id)
+            .table_key::<Row>(None)
     }
 
     /// What the derive generates as `Row::by_status_pk(tenant, shard)`.
