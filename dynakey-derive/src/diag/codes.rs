@@ -285,4 +285,82 @@ codes! {
         fix: "give a new field #[dynamo(default)] (or make it an `Option`), or declare a migration that rewrites the field in stored items, then rewrite the snapshot",
         example: "age: u32 → age: String",
     }
+    VectorShape = 600, derive {
+        title: "malformed `#[vector_index]`",
+        checks: "A vector index without its name (3–255 characters of a-z A-Z 0-9 _ . -) first, without `vector`, `dimensions` or `distance`, with an option given twice, or with an unknown option.",
+        fix: "write #[vector_index(\"BySimilar\", vector = embedding, dimensions = 768, distance = \"COSINE\")]",
+        example: "#[vector_index(vector = embedding, dimensions = 4)]",
+    }
+    VectorDimensions = 601, derive {
+        title: "vector dimensions",
+        checks: "`dimensions` outside DynamoDB's 1–4,096, unequal to the length of an `[f32; N]` field, or two indexes on one vector field with different dimensions.",
+        fix: "give the field's length as `dimensions`, within DynamoDB's 1–4,096",
+        example: "#[vector_index(\"S\", vector = e, dimensions = 768, ..)] struct T { e: [f32; 4] }",
+    }
+    VectorType = 602, runtime {
+        title: "vector field type",
+        checks: "The vector field is not `[f32; N]` or `Vec<f32>` (or an `Option` of one); in generic code, the `VectorValue` bound.",
+        fix: "store the embedding as `[f32; N]` (its length checked by the type), or `Vec<f32>` (checked before each search)",
+        example: "#[vector_index(\"S\", vector = e, ..)] struct T { e: String }",
+    }
+    VectorDistance = 603, derive {
+        title: "distance function",
+        checks: "A `distance` other than DynamoDB's `\"COSINE\"`, `\"EUCLIDEAN\"` or `\"DOT_PRODUCT\"`; the message suggests the closest.",
+        fix: "write one of DynamoDB's distance functions: \"COSINE\", \"EUCLIDEAN\" or \"DOT_PRODUCT\"",
+        example: "distance = \"COSIN\"",
+    }
+    VectorSchemaType = 604, derive {
+        title: "scope or filter attribute type",
+        checks: "A `scope` or `filter` field that is not a top-level attribute stored as a string, a number or binary: a bool, a list, a set, a map, a `serde` or TTL field, or the vector itself.",
+        fix: "scope and filter by a String, number, Uuid, date, Blob or unit enum field",
+        example: "filter(tags) struct T { tags: Vec<String> }",
+    }
+    VectorField = 605, derive {
+        title: "vector index names no field",
+        checks: "`vector`, `scope` or `filter` names no stored field of the entity; the message suggests the closest name.",
+        fix: "name a stored field of the entity (its Rust name)",
+        example: "vector = embeding",
+    }
+    VectorSchema = 606, derive {
+        title: "search schema shape",
+        checks: "More than one `scope` field (DynamoDB scopes a search by one HASH element), or a field twice in the search schema.",
+        fix: "keep one scope field and make the others filters; list each field once",
+        example: "scope(tenant, region)",
+    }
+    VectorName = 607, derive {
+        title: "vector index name",
+        checks: "A vector index named like another index of the entity (vector, global and local indexes share one namespace), or whose search function `<name in snake case>` another generated function already has.",
+        fix: "give the vector index its own name",
+        example: "#[gsi(\"Similar\", ..)] #[vector_index(\"Similar\", ..)]",
+    }
+    VectorLimit = 608, derive {
+        title: "too many vector indexes",
+        checks: "An entity that declares more than 5 vector indexes (DynamoDB's limit per table).",
+        fix: "search one index with different filters instead of adding one",
+        example: "six #[vector_index(..)] on one entity",
+    }
+    VectorAgreement = 610, derive {
+        title: "vector index disagreement across a table",
+        checks: "Entities of one table that declare one vector index differently: its vector attribute, dimensions, distance or search schema.",
+        fix: "declare the index the same way in every entity, or give each its own name",
+        example: "Ticket: dimensions = 4; Article: dimensions = 8 (both \"Similar\")",
+    }
+    VectorTableLimit = 611, derive {
+        title: "too many vector indexes in a table",
+        checks: "The entities of a table that declare more than 5 vector indexes between them.",
+        fix: "share an index between entities (the same declaration) or drop one",
+        example: "three entities of one table with two vector indexes each",
+    }
+    VectorTableName = 612, derive {
+        title: "vector index named like another entity's index",
+        checks: "A vector index of one entity named like a global or local index of another entity of the table.",
+        fix: "rename one of the indexes: vector, global and local indexes share one namespace",
+        example: "Ticket: #[vector_index(\"ByText\", ..)]; Article: #[gsi(\"ByText\", ..)]",
+    }
+    VectorTableDimensions = 613, derive {
+        title: "one vector attribute, two dimensions",
+        checks: "Vector indexes of a table's entities that read one attribute with different dimensions.",
+        fix: "give the vectors of another length their own attribute (#[dynamo(rename = \"..\")])",
+        example: "Ticket and Article both store `embedding`, of 4 and 8 dimensions",
+    }
 }

@@ -1,6 +1,7 @@
-//! The messages of the traits a typed update is bounded by (DYNA226,
-//! DYNA228): `gen` emits them as `#[diagnostic::on_unimplemented]`, which
-//! rustc shows when a bound is not met.
+//! The messages `gen` emits for rustc to show: those of the traits a typed
+//! update is bounded by (DYNA226, DYNA228), as
+//! `#[diagnostic::on_unimplemented]`, shown when a bound is not met, and a
+//! vector field's length (DYNA601), as a `const` assertion.
 
 use super::render::{carets, placeholder};
 use super::Code;
@@ -78,4 +79,15 @@ pub fn new_item(entity: &str, required: &[String]) -> TraitMessage {
         label: "an upsert creates the item when it is missing, so it sets each of them".into(),
         notes: vec![format!("the states above are those of {names}, in this order (an `Option`, `omit_empty`, defaulted or set field may be left out); to change an existing item only, use `{entity}::update(..)`")],
     }
+}
+
+/// DYNA601 at compile time: the length of an `[f32; N]` vector field
+/// differs from its index's dimensions (a `const` assertion whose message
+/// rustc prints).
+pub fn vector_length(index: &str, dimensions: usize, field: &str) -> String {
+    Code::VectorDimensions
+        .msg(format!(
+            "vector index `{index}` has {dimensions} dimensions, but field `{field}` holds another number of elements"
+        ))
+        .headline()
 }

@@ -44,10 +44,7 @@ pub fn defs(e: &Entity) -> TokenStream {
         out.extend(quote_spanned!(f.inner_span=> const _: ::core::option::Option<usize> = <#ty as __dk_VectorValue>::LEN;));
         if let VectorLen::Const(len) = &v.len {
             let dims = v.dimensions as usize;
-            let msg = format!(
-                "DYNA601: vector index `{}` has {dims} dimensions, but field `{}` holds another number of elements",
-                v.name, f.name.text
-            );
+            let msg = crate::diag::traits::vector_length(&v.name, dims, &f.name.text);
             out.extend(quote_spanned!(f.inner_span=> const _: () = ::core::assert!((#len) == #dims, #msg);));
         }
     }

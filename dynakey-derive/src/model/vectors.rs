@@ -20,72 +20,22 @@ use syn::Type;
 use crate::attr::{RawKeys, RawProblem, RawVector};
 use crate::ctxt::Ctxt;
 use crate::diag::render::{did_you_mean, field_help};
+use crate::diag::Code;
 use crate::model::{Field, FieldRole, VectorIndex, VectorLen};
 use crate::types::{self, TypeKind};
 
 use super::native::snake;
 use super::projection::projection;
 
-/// The rules of the family.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Code {
-    Shape,
-    Dimensions,
-    VectorType,
-    Distance,
-    SchemaType,
-    NoField,
-    Schema,
-    Name,
-    Limit,
-    TableAgree,
-    TableLimit,
-    TableName,
-    TableDimensions,
-}
-
-/// (code, title, check, fix) of each rule, in [`Code`] order.
-pub const CODES: &[(&str, &str, &str, &str)] = &[
-    ("DYNA600", "malformed #[vector_index]", "the index name (3–255 characters of a-z A-Z 0-9 _ . -) and the options `vector`, `dimensions`, `distance` are given, each once; no unknown option", "write #[vector_index(\"BySimilar\", vector = embedding, dimensions = 768, distance = \"COSINE\")]"),
-    ("DYNA601", "vector dimensions", "`dimensions` is 1–4,096, equal to the length of an `[f32; N]` field, and the same for every index on one vector field", "give the field's length as `dimensions`, within DynamoDB's 1–4,096"),
-    ("DYNA602", "vector field type", "the vector field is `[f32; N]` or `Vec<f32>` (or an `Option` of one)", "store the embedding as `[f32; N]` (its length checked by the type), or `Vec<f32>` (checked before each search)"),
-    ("DYNA603", "distance function", "`distance` is \"COSINE\", \"EUCLIDEAN\" or \"DOT_PRODUCT\"", "write one of DynamoDB's distance functions"),
-    ("DYNA604", "scope or filter attribute type", "a `scope`/`filter` field is a top-level attribute stored as a string, a number or binary (not bool, a list, a set, a map, serde or TTL)", "scope and filter by a String, number, Uuid, date, Blob or unit enum field"),
-    ("DYNA605", "unknown field", "`vector`, `scope` and `filter` name stored fields of the entity", "name a stored field (did you mean ..?)"),
-    ("DYNA606", "search schema shape", "at most one `scope` field (DynamoDB's one HASH element), and each field once in the search schema", "keep one scope field; list each filter field once"),
-    ("DYNA607", "vector index name", "the name is no other index's (vector, global and local indexes share one namespace) and its search function `<name in snake case>` is no other generated function", "give the vector index its own name"),
-    ("DYNA608", "too many vector indexes", "an entity declares at most 5 vector indexes (DynamoDB's limit per table)", "search one index with different filters instead of adding one"),
-    ("DYNA610", "vector index disagreement", "entities of one table that declare one vector index agree on its vector attribute, dimensions, distance and search schema", "declare the index the same way in every entity, or give each its own name"),
-    ("DYNA611", "too many vector indexes in a table", "the entities of a table declare at most 5 vector indexes between them", "share an index between entities (same declaration) or drop one"),
-    ("DYNA612", "vector index named like another index", "no entity of the table has a global or local index of a vector index's name", "rename one of the indexes"),
-    ("DYNA613", "one vector attribute, two dimensions", "the vector indexes of a table's entities that read one attribute have the same dimensions", "give the vectors of another length their own attribute (#[dynamo(rename = \"..\")])"),
-];
-
-impl Code {
-    /// The rule's entry in [`CODES`].
-    pub fn entry(self) -> (&'static str, &'static str, &'static str, &'static str) {
-        CODES[self as usize]
-    }
-
-    pub fn code(self) -> &'static str {
-        self.entry().0
-    }
-}
-
-/// `DYNA6xx: message`, then the help line.
-pub fn text(code: Code, message: &str, help: &str) -> String {
-    format!("{}: {message}\n  = help: {help}", code.code())
-}
-
 fn error(cx: &Ctxt, span: Span, code: Code, message: String, help: String) {
-    cx.error(span, text(code, &message, &help));
+    cx.report(span, code.msg(message).help(help));
 }
 
 /// What the parser could not read (DYNA600).
 fn problems(cx: &Ctxt, raw: &RawVector) {
     for (p, span) in &raw.problems {
         match p {
-            RawProblem::NoName => error(cx, *span, Code::Shape, "#[vector_index] starts with the index name".into(), "write #[vector_index(\"BySimilar\", vector = embedding, dimensions = 768, distance = \"COSINE\")]".into()),
+            RawProblem::NoName => error(cx, *span, Code::VectorShape, "#[vector_index] starts with the index name".into(), "write #[vector_index(\"BySimilar\", vector = embedding, dimensions = 768, distance = \"COSINE\")]".into()),
             RawProblem::Twice(option) => twice(cx, *span, option, &raw.name),
             RawProblem::Unknown(option) => unknown_option(cx, *span, option),
         }
@@ -97,7 +47,7 @@ fn twice(cx: &Ctxt, span: Span, option: &str, index: &str) {
     error(
         cx,
         span,
-        Code::Shape,
+        Code::VectorShape,
         format!("`{option}` of #[vector_index(\"{index}\")] is given twice"),
         "keep one; a second one would silently win".into(),
     );
@@ -126,7 +76,7 @@ fn unknown_option(cx: &Ctxt, span: Span, found: &str) {
     error(
         cx,
         span,
-        Code::Shape,
+        Code::VectorShape,
         format!("unknown #[vector_index] option `{found}`"),
         format!("{hint}options are {list}"),
     );
@@ -170,7 +120,7 @@ fn field(cx: &Ctxt, fields: &[Field], name: &(String, Span), what: &str) -> Opti
         error(
             cx,
             name.1,
-            Code::NoField,
+            Code::VectorField,
             format!("{what} `{}` is no stored field of the entity", name.0),
             help,
         );
@@ -271,7 +221,7 @@ pub fn vectors(
             continue;
         }
         if n == MAX_PER_TABLE {
-            error(cx, raw.name_span, Code::Limit, format!("`{entity}` declares {} vector indexes; DynamoDB allows {MAX_PER_TABLE} per table", raws.len()), "search one index with different filters instead of adding one".into());
+            error(cx, raw.name_span, Code::VectorLimit, format!("`{entity}` declares {} vector indexes; DynamoDB allows {MAX_PER_TABLE} per table", raws.len()), "search one index with different filters instead of adding one".into());
         }
         let Some(model) = one(cx, fields, raw, &mut stems) else {
             continue;
@@ -284,7 +234,7 @@ pub fn vectors(
             error(
                 cx,
                 raw.dimensions.as_ref().map_or(raw.name_span, |d| d.1),
-                Code::Dimensions,
+                Code::VectorDimensions,
                 format!(
                     "vector indexes `{}` and `{}` read field `{}` with {} and {} dimensions",
                     other.name,
@@ -317,7 +267,7 @@ fn one(
         error(
             cx,
             raw.name_span,
-            Code::Shape,
+            Code::VectorShape,
             format!("`{name}` is no index name DynamoDB takes"),
             "an index name has 3 to 255 characters among a-z, A-Z, 0-9, `_`, `.` and `-`".into(),
         );
@@ -330,11 +280,11 @@ fn one(
         } else {
             format!("indexes `{other}` and `{name}` would both name their functions `{stem}..` (an index's functions are its name in snake case)")
         };
-        error(cx, raw.name_span, Code::Name, message, "vector, global and local indexes share one namespace: give the vector index its own name".into());
+        error(cx, raw.name_span, Code::VectorName, message, "vector, global and local indexes share one namespace: give the vector index its own name".into());
         return None;
     }
     if RESERVED.contains(&stem.as_str()) {
-        error(cx, raw.name_span, Code::Name, format!("vector index `{name}` would name its search function `{stem}`, which the entity has already"), "give the vector index another name".into());
+        error(cx, raw.name_span, Code::VectorName, format!("vector index `{name}` would name its search function `{stem}`, which the entity has already"), "give the vector index another name".into());
         return None;
     }
     stems.push((name.clone(), stem.clone()));
@@ -342,7 +292,7 @@ fn one(
         error(
             cx,
             raw.name_span,
-            Code::Shape,
+            Code::VectorShape,
             format!("vector index `{name}` has no `{what}`"),
             format!("add `{example}`"),
         );
@@ -372,13 +322,13 @@ fn one(
     let dimensions = raw.dimensions.as_ref().and_then(|(text, span)| {
         let n: u64 = text.parse().unwrap_or(u64::MAX);
         if !(1..=MAX_DIMENSIONS).contains(&n) {
-            error(cx, *span, Code::Dimensions, format!("vector index `{name}` has {text} dimensions; DynamoDB takes 1 to {MAX_DIMENSIONS}"), "give the length of the embeddings, within 1–4,096".into());
+            error(cx, *span, Code::VectorDimensions, format!("vector index `{name}` has {text} dimensions; DynamoDB takes 1 to {MAX_DIMENSIONS}"), "give the length of the embeddings, within 1–4,096".into());
             return None;
         }
         if let Some(VectorLen::Literal(l)) = &len {
             if *l != n {
                 let f = &fields[vector.unwrap_or_default()];
-                error(cx, *span, Code::Dimensions, format!("vector index `{name}` has {n} dimensions, but field `{}` holds {l} elements", f.name.text), format!("write `dimensions = {l}`, or make the field `[f32; {n}]`"));
+                error(cx, *span, Code::VectorDimensions, format!("vector index `{name}` has {n} dimensions, but field `{}` holds {l} elements", f.name.text), format!("write `dimensions = {l}`, or make the field `[f32; {n}]`"));
                 return None;
             }
         }
@@ -395,7 +345,7 @@ fn one(
             error(
                 cx,
                 *span,
-                Code::Distance,
+                Code::VectorDistance,
                 format!("`{d}` is no distance function of DynamoDB"),
                 format!("{hint}the distances are \"COSINE\", \"EUCLIDEAN\" and \"DOT_PRODUCT\""),
             );
@@ -438,14 +388,14 @@ fn schema(
             schema_refusal(f)
         };
         if let Some(why) = why {
-            error(cx, n.1, Code::SchemaType, format!("{what} `{}` of vector index `{name}` {why}; DynamoDB scopes and filters by top-level S, N or B attributes", f.name.text), "scope and filter by a String, number, Uuid, date, Blob or unit enum field".into());
+            error(cx, n.1, Code::VectorSchemaType, format!("{what} `{}` of vector index `{name}` {why}; DynamoDB scopes and filters by top-level S, N or B attributes", f.name.text), "scope and filter by a String, number, Uuid, date, Blob or unit enum field".into());
             return None;
         }
         if seen.contains(&i) {
             error(
                 cx,
                 n.1,
-                Code::Schema,
+                Code::VectorSchema,
                 format!(
                     "field `{}` is in the search schema of vector index `{name}` twice",
                     f.name.text
@@ -460,7 +410,7 @@ fn schema(
     let mut scope = None;
     if let Some((names, span)) = &raw.scope {
         if names.len() > 1 {
-            error(cx, *span, Code::Schema, format!("vector index `{name}` is scoped by {} fields; DynamoDB scopes a search by at most one (its HASH element)", names.len()), "keep one scope field and make the others filters: filter(..)".into());
+            error(cx, *span, Code::VectorSchema, format!("vector index `{name}` is scoped by {} fields; DynamoDB scopes a search by at most one (its HASH element)", names.len()), "keep one scope field and make the others filters: filter(..)".into());
             ok = false;
         }
         for n in names {

@@ -10,7 +10,7 @@ use proc_macro2::Span;
 
 use super::meta::MetaEntity;
 use crate::ctxt::Ctxt;
-use crate::model::vectors::{text, Code};
+use crate::diag::Code;
 
 /// One schema attribute: (attribute, `S`/`N`/`B`, or `?` when the derive
 /// cannot tell, scope or filter).
@@ -105,7 +105,7 @@ pub fn check(cx: &Ctxt, owner: &str, metas: &[MetaEntity], at: impl Fn(usize) ->
                         e.name(),
                         v.describe()
                     );
-                    cx.error(at(j), text(Code::TableAgree, &message, "one index has one declaration: declare it the same way in every entity, or give each its own name"));
+                    cx.report(at(j), Code::VectorAgreement.msg(message).help("one index has one declaration: declare it the same way in every entity, or give each its own name"));
                 }
                 Some(_) => {}
                 None => first.push((v, e.name())),
@@ -114,7 +114,7 @@ pub fn check(cx: &Ctxt, owner: &str, metas: &[MetaEntity], at: impl Fn(usize) ->
         if first.len() > 5 && !reported_limit {
             reported_limit = true;
             let names: Vec<&str> = first.iter().map(|(v, _)| v.name.as_str()).collect();
-            cx.error(at(j), text(Code::TableLimit, &format!("the entities of table `{owner}` declare {} vector indexes ({}); DynamoDB allows 5 per table", names.len(), names.join(", ")), "share an index between entities (the same declaration) or drop one"));
+            cx.report(at(j), Code::VectorTableLimit.msg(format!("the entities of table `{owner}` declare {} vector indexes ({}); DynamoDB allows 5 per table", names.len(), names.join(", "))).help("share an index between entities (the same declaration) or drop one"));
         }
     }
     // One vector attribute, one number of dimensions.
@@ -127,7 +127,7 @@ pub fn check(cx: &Ctxt, owner: &str, metas: &[MetaEntity], at: impl Fn(usize) ->
                         "in table `{owner}`, vector index `{}` of `{who}` reads attribute `{}` with {} dimensions, and `{}` of `{}` with {}",
                         d.name, d.vector_attr, d.dimensions, v.name, e.name(), v.dimensions
                     );
-                    cx.error(at(j), text(Code::TableDimensions, &message, "DynamoDB requires one number of dimensions per vector attribute: give the vectors of another length their own attribute (#[dynamo(rename = \"..\")])"));
+                    cx.report(at(j), Code::VectorTableDimensions.msg(message).help("DynamoDB requires one number of dimensions per vector attribute: give the vectors of another length their own attribute (#[dynamo(rename = \"..\")])"));
                 }
                 Some(_) => {}
                 None => dims.push((v, e.name())),
@@ -149,7 +149,7 @@ pub fn check(cx: &Ctxt, owner: &str, metas: &[MetaEntity], at: impl Fn(usize) ->
                         v.name,
                         o.name()
                     );
-                    cx.error(at(j.max(k)), text(Code::TableName, &message, "vector, global and local indexes share one namespace: rename one of them"));
+                    cx.report(at(j.max(k)), Code::VectorTableName.msg(message).help("vector, global and local indexes share one namespace: rename one of them"));
                 }
             }
         }
