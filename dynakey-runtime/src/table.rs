@@ -1,9 +1,14 @@
 //! Creating the table a set of entities needs.
 
 mod apply;
+#[cfg(feature = "export")]
+#[cfg_attr(docsrs, doc(cfg(feature = "export")))]
 pub mod export;
+pub(crate) mod golden;
 mod options;
 mod settings;
+#[cfg(feature = "export")]
+#[cfg_attr(docsrs, doc(cfg(feature = "export")))]
 pub mod verify;
 
 use std::collections::BTreeMap;

@@ -77,9 +77,14 @@ pub fn expand(t: &Table) -> TokenStream {
             pub fn options() -> #krate::table::TableOptions {
                 <#krate::table::TableOptions as #p::Default>::default() #stream
             }
-
+        }
+        // The exports exist with the runtime's feature `export`, which
+        // this expansion cannot see: the runtime keeps or drops them.
+        #p::if_export! {
+        #[automatically_derived]
+        impl #ident {
             /// The CloudFormation template of the table, named `name`,
-            /// with `options` (start from `Self::options()`).
+            /// with `options` (start from `Self::options()`). Feature `export`.
             pub fn cloudformation(
                 name: &str,
                 options: &#krate::table::TableOptions,
@@ -89,12 +94,14 @@ pub fn expand(t: &Table) -> TokenStream {
 
             /// The Terraform (`.tf.json`) document of the table, named
             /// `name`, with `options` (start from `Self::options()`).
+            /// Feature `export`.
             pub fn terraform(
                 name: &str,
                 options: &#krate::table::TableOptions,
             ) -> #p::Result<#krate::table::export::Terraform, #p::Error> {
                 #krate::table::export::terraform(name, Self::ENTITIES, options)
             }
+        }
         }
         #chain
     }
@@ -127,6 +134,10 @@ pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
             pub fn options() -> #krate::table::TableOptions {
                 #p::stub()
             }
+        }
+        #p::if_export! {
+        #[automatically_derived]
+        impl #ident {
             #[doc(hidden)]
             pub fn cloudformation(
                 _: &str,
@@ -141,6 +152,7 @@ pub fn fallback(input: &syn::DeriveInput) -> TokenStream {
             ) -> #p::Result<#krate::table::export::Terraform, #p::Error> {
                 #p::stub()
             }
+        }
         }
     }
 }

@@ -62,6 +62,7 @@ pub enum ChangeError {
 }
 
 impl ChangeError {
+    #[cfg(feature = "changes")]
     pub(crate) fn malformed(message: impl Into<String>) -> Self {
         Self::Malformed {
             message: message.into(),

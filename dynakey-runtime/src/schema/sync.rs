@@ -10,6 +10,8 @@ use crate::entity::{EntityMeta, IndexKind};
 use crate::error::Error;
 use crate::table::{attribute_definition, build_err, create_table, invalid, wait_active, Plan};
 
+#[cfg(feature = "migrate")]
+#[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
 impl Db {
     /// Creates the table for `entities` when it is missing, or adds the
     /// global indexes they declare that it lacks (a local index cannot be

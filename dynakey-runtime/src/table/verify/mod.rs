@@ -247,6 +247,8 @@ fn settings_differences(t: &TableDescription, options: &TableOptions) -> Vec<Dif
     out
 }
 
+#[cfg(feature = "export")]
+#[cfg_attr(docsrs, doc(cfg(feature = "export")))]
 impl Db {
     /// Checks the live table against `entities` with default options
     /// (no stream consumed, no production settings); see
