@@ -149,11 +149,11 @@ pub use order::dedupe_and_order;
 pub use record::{is_ttl_identity, ChangeRecord};
 #[cfg(feature = "design")]
 pub(crate) use value::same_opt;
+#[cfg(all(feature = "migrate", not(feature = "changes")))]
+pub(crate) use value::same_value;
 #[cfg(feature = "changes")]
 #[cfg_attr(docsrs, doc(cfg(feature = "changes")))]
 pub use value::{compare_numbers, same_value};
-#[cfg(all(feature = "migrate", not(feature = "changes")))]
-pub(crate) use value::same_value;
 
 #[cfg(feature = "streams")]
 pub use feed::ChangeFeed;

@@ -21,7 +21,10 @@ struct Order {
 
 fn key(customer: &str, id: u32) -> HashMap<String, AttributeValue> {
     HashMap::from([
-        ("pk".to_owned(), AttributeValue::S(format!("CUSTOMER#{customer}"))),
+        (
+            "pk".to_owned(),
+            AttributeValue::S(format!("CUSTOMER#{customer}")),
+        ),
         ("sk".to_owned(), AttributeValue::S(format!("ORDER#{id:08}"))),
     ])
 }
@@ -75,7 +78,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .set_exclusive_start_key(start)
             .send()
             .await?;
-        all.extend(serde_dynamo::from_items::<_, Order>(page.items.unwrap_or_default())?);
+        all.extend(serde_dynamo::from_items::<_, Order>(
+            page.items.unwrap_or_default(),
+        )?);
         start = page.last_evaluated_key;
         if start.is_none() {
             break;

@@ -32,8 +32,8 @@ mod cloudformation;
 mod terraform;
 mod yaml;
 
-pub use cloudformation::{cloudformation, CloudFormation};
 pub use super::golden::check_file;
+pub use cloudformation::{cloudformation, CloudFormation};
 pub use terraform::{terraform, Terraform};
 
 use serde_json::Value;
