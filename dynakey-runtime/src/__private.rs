@@ -197,6 +197,26 @@ pub fn unknown_variant(s: &str, names: &'static [&'static str]) -> KeyPartError 
     )
 }
 
+/// Keeps what it is given with the feature `export` and drops it without:
+/// a derived table's `cloudformation` and `terraform` (derived code cannot
+/// see this crate's features, so it hands them here).
+#[cfg(feature = "export")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dynakey_if_export {
+    ($($item:tt)*) => { $($item)* };
+}
+
+/// Without the feature `export`: nothing (see the other definition).
+#[cfg(not(feature = "export"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dynakey_if_export {
+    ($($item:tt)*) => {};
+}
+
+pub use crate::__dynakey_if_export as if_export;
+
 pub use crate::batch::Unversioned;
 pub use crate::schema;
 pub use crate::union::EntityUnion;

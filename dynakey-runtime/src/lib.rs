@@ -55,11 +55,16 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod batch;
+// Always present: the stream view a table asks for (`TableOptions::stream`,
+// which derived code names) and the change error of `Error::Change`; the
+// decoder and the sources need the feature `changes`.
 pub mod changes;
 mod check;
 pub mod codec;
 mod cursor_key;
 mod db;
+#[cfg(feature = "design")]
+#[cfg_attr(docsrs, doc(cfg(feature = "design")))]
 pub mod design;
 pub mod entity;
 pub mod error;

@@ -147,6 +147,7 @@ pub(crate) fn compare(a: &str, b: &str) -> Option<Ordering> {
 
 /// Whether two number texts hold the same value (see [`compare`]); text
 /// that is not a number equals only itself.
+#[cfg(any(feature = "changes", feature = "design", feature = "migrate"))]
 pub(crate) fn same(a: &str, b: &str) -> bool {
     a == b || compare(a, b) == Some(Ordering::Equal)
 }
@@ -154,6 +155,7 @@ pub(crate) fn same(a: &str, b: &str) -> bool {
 /// One text per value (`1E+2`, `100` and `100.0` give the same), for
 /// keying maps by number; text that is not a number is kept as it is,
 /// marked so that it cannot collide with a number's.
+#[cfg(any(feature = "changes", feature = "design", feature = "migrate"))]
 pub(crate) fn canonical(text: &str) -> String {
     match parse(text) {
         None => format!("?{text}"),

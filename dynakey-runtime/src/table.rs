@@ -1,10 +1,15 @@
 //! Creating the table a set of entities needs.
 
 mod apply;
+#[cfg(feature = "export")]
+#[cfg_attr(docsrs, doc(cfg(feature = "export")))]
 pub mod export;
+pub(crate) mod golden;
 mod options;
 mod settings;
 pub(crate) mod vector;
+#[cfg(feature = "export")]
+#[cfg_attr(docsrs, doc(cfg(feature = "export")))]
 pub mod verify;
 
 use std::collections::BTreeMap;
@@ -12,11 +17,11 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::operation::create_table::{CreateTableError, CreateTableInput};
 use aws_sdk_dynamodb::operation::delete_table::{DeleteTableError, DeleteTableInput};
-use aws_sdk_dynamodb::operation::describe_table::{DescribeTableError, DescribeTableInput};
+use aws_sdk_dynamodb::operation::describe_table::DescribeTableInput;
 use aws_sdk_dynamodb::operation::update_time_to_live::UpdateTimeToLiveInput;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, GlobalSecondaryIndex, KeySchemaElement, KeyType, LocalSecondaryIndex,
-    Projection, ProjectionType, TableDescription, TableStatus, TimeToLiveSpecification,
+    Projection, ProjectionType, TableStatus, TimeToLiveSpecification,
 };
 use aws_sdk_dynamodb::Client;
 
@@ -344,22 +349,24 @@ async fn create(
     Ok(())
 }
 
-/// The description of table `name`; `None` when there is no such table.
+/// The description of table `name`; `None` when there is no such table
+/// (for the live check and the schema runner).
+#[cfg(any(feature = "export", feature = "migrate"))]
 pub(crate) async fn describe(
     client: &Client,
     name: &str,
-) -> Result<Option<TableDescription>, Error> {
+) -> Result<Option<aws_sdk_dynamodb::types::TableDescription>, Error> {
     let req = DescribeTableInput::builder().table_name(name);
     let to = To::table(client, name);
     let out = send_or_none(
         &to,
         req,
-        DescribeTableError::is_resource_not_found_exception,
+        aws_sdk_dynamodb::operation::describe_table::DescribeTableError::is_resource_not_found_exception,
     )
     .await?;
     Ok(out.map(|o| {
         o.table
-            .unwrap_or_else(|| TableDescription::builder().build())
+            .unwrap_or_else(|| aws_sdk_dynamodb::types::TableDescription::builder().build())
     }))
 }
 

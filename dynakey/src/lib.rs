@@ -117,12 +117,21 @@
 //!
 //! ## Features
 //!
-//! On docs.rs every feature is on, and each item that needs one says
-//! which.
+//! Without asking, a crate gets the keys, the codec, the requests and the
+//! errors, and a `tracing` span per request; every tool is a feature of
+//! its own, off by default, so a Lambda function that only puts and
+//! queries compiles none of them (`default-features = false` drops the
+//! spans too). On docs.rs every feature is on, and each item that needs
+//! one says which; the guide's
+//! [Backends and testing](_guide::_12_backends_and_testing#features) page
+//! has the table of which tool needs which.
 //!
-//! - `local` (off by default): the embedded engine, `dynakey::local` (dynoxide on
-//!   SQLite, in the process). Turn it on for tests only, so a release
-//!   binary compiles no SQLite:
+//! - `tracing` (on by default): a `tracing` span per request with
+//!   OpenTelemetry's DynamoDB attributes ([`obs`]); cheap when no subscriber
+//!   listens.
+//! - `local`: the embedded engine, `dynakey::local` (dynoxide on SQLite,
+//!   in the process). Turn it on for tests only, so a release binary
+//!   compiles no SQLite:
 //!
 //!   ```toml
 //!   [dependencies]
@@ -131,17 +140,23 @@
 //!   [dev-dependencies]
 //!   dynakey = { version = "0.1", features = ["local"] }
 //!   ```
-//! - `tracing` (on by default): a `tracing` span per request with
-//!   OpenTelemetry's DynamoDB attributes ([`obs`]); cheap when no subscriber
-//!   listens.
-//! - `testing` (off by default): [`fault`], fault injection at the HTTP
-//!   layer for testing retry paths and stale index reads, and [`spy`], a
-//!   recorder of the requests a client sent.
-//! - `streams` (off by default): `db.changes(..)`, a consumer of a table's
-//!   stream yielding typed changes, and typed changes from
-//!   `aws-sdk-dynamodbstreams` records (see [`changes`]).
-//! - `lambda` (off by default): typed changes from Lambda's DynamoDB event
-//!   (`aws_lambda_events`).
+//! - `testing`: [`fault`], fault injection at the HTTP layer for testing
+//!   retry paths and stale index reads, and [`spy`], a recorder of the
+//!   requests a client sent.
+//! - `design`: [`design`], the design views of a table (Markdown, HTML,
+//!   text, NoSQL Workbench, the live view of stored items).
+//! - `export`: [`table::export`], the table as CloudFormation and Terraform,
+//!   and `db.verify_table(..)`, the live check of a deployed table.
+//! - `migrate`: the schema runner, `db.migrate(..)` and `db.sync_table(..)`
+//!   (declaring a [`schema::Migration`] and the schema snapshot need no
+//!   feature).
+//! - `changes`: typed change data, [`changes`] (the decoder, DynamoDB JSON,
+//!   table exports to S3).
+//! - `streams` (turns on `changes`): `db.changes(..)`, a consumer of a
+//!   table's stream yielding typed changes, and typed changes from
+//!   `aws-sdk-dynamodbstreams` records.
+//! - `lambda` (turns on `changes`): typed changes from Lambda's DynamoDB and
+//!   Kinesis events (`aws_lambda_events`).
 //!
 //! ## Reading, writing and updating
 //!

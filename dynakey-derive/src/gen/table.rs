@@ -76,9 +76,14 @@ pub fn expand(t: &Table, krate: &TokenStream) -> TokenStream {
             pub fn options() -> #krate::table::TableOptions {
                 <#krate::table::TableOptions as #p::Default>::default() #stream
             }
-
+        }
+        // The exports exist with the runtime's feature `export`, which
+        // this expansion cannot see: the runtime keeps or drops them.
+        #p::if_export! {
+        #[automatically_derived]
+        impl #ident {
             /// The CloudFormation template of the table, named `name`,
-            /// with `options` (start from `Self::options()`).
+            /// with `options` (start from `Self::options()`). Feature `export`.
             pub fn cloudformation(
                 name: &str,
                 options: &#krate::table::TableOptions,
@@ -88,12 +93,14 @@ pub fn expand(t: &Table, krate: &TokenStream) -> TokenStream {
 
             /// The Terraform (`.tf.json`) document of the table, named
             /// `name`, with `options` (start from `Self::options()`).
+            /// Feature `export`.
             pub fn terraform(
                 name: &str,
                 options: &#krate::table::TableOptions,
             ) -> #p::Result<#krate::table::export::Terraform, #p::Error> {
                 #krate::table::export::terraform(name, Self::ENTITIES, options)
             }
+        }
         }
         #chain
     }
@@ -125,6 +132,10 @@ pub fn fallback(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
             pub fn options() -> #krate::table::TableOptions {
                 #p::stub()
             }
+        }
+        #p::if_export! {
+        #[automatically_derived]
+        impl #ident {
             #[doc(hidden)]
             pub fn cloudformation(
                 _: &str,
@@ -139,6 +150,7 @@ pub fn fallback(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
             ) -> #p::Result<#krate::table::export::Terraform, #p::Error> {
                 #p::stub()
             }
+        }
         }
     }
 }

@@ -72,18 +72,36 @@
 //! assert_eq!(changed, &["flagged_by"]);
 //! ```
 
+// The decoder and every source need the feature `changes` (which `streams`
+// and `lambda` turn on); without it this module holds only what the rest
+// of the crate names: the stream view a table asks for and the change
+// error of `Error::Change`, both in `error::change`. Comparing numbers by
+// value serves the design views and the schema runner too.
+#[cfg(feature = "changes")]
 mod change;
+#[cfg(feature = "changes")]
 mod checkpoint;
+#[cfg(feature = "changes")]
 mod decoder;
+#[cfg(feature = "changes")]
 mod diff;
+#[cfg(feature = "changes")]
 mod dynamo_json;
+#[cfg(feature = "changes")]
 mod export;
+#[cfg(feature = "changes")]
 mod export_load;
+#[cfg(feature = "changes")]
 mod json;
+#[cfg(feature = "changes")]
 mod kinesis;
+#[cfg(feature = "changes")]
 mod order;
+#[cfg(feature = "changes")]
 mod record;
+#[cfg(feature = "changes")]
 mod time;
+#[cfg(any(feature = "changes", feature = "design", feature = "migrate"))]
 mod value;
 
 // The public items of these gated modules carry the gate again, with its
@@ -100,17 +118,41 @@ mod streams_api;
 #[cfg(feature = "lambda")]
 mod lambda;
 
-pub use crate::error::change::ChangeError;
-pub use change::{Change, ChangeKind, Image, IndexChange, IndexTransition, Lacks};
+pub use crate::error::change::{ChangeError, Image, Operation, StreamView};
+
+#[cfg(feature = "changes")]
+#[cfg_attr(docsrs, doc(cfg(feature = "changes")))]
+pub use change::{Change, ChangeKind, IndexChange, IndexTransition, Lacks};
+#[cfg(feature = "changes")]
+#[cfg_attr(docsrs, doc(cfg(feature = "changes")))]
 pub use checkpoint::Checkpoint;
+#[cfg(feature = "changes")]
+#[cfg_attr(docsrs, doc(cfg(feature = "changes")))]
 pub use decoder::ChangeDecoder;
+#[cfg(feature = "changes")]
+#[cfg_attr(docsrs, doc(cfg(feature = "changes")))]
 pub use export::{ExportError, ExportErrorKind, ExportReader};
+#[cfg(feature = "changes")]
+#[cfg_attr(docsrs, doc(cfg(feature = "changes")))]
 pub use export_load::ExportLoad;
+#[cfg(feature = "changes")]
+#[cfg_attr(docsrs, doc(cfg(feature = "changes")))]
 pub use json::{item_from_json, item_to_json, record_from_json};
+#[cfg(feature = "changes")]
+#[cfg_attr(docsrs, doc(cfg(feature = "changes")))]
 pub use kinesis::record_from_kinesis_data;
+#[cfg(feature = "changes")]
+#[cfg_attr(docsrs, doc(cfg(feature = "changes")))]
 pub use order::dedupe_and_order;
-pub use record::{is_ttl_identity, ChangeRecord, Operation, StreamView};
+#[cfg(feature = "changes")]
+#[cfg_attr(docsrs, doc(cfg(feature = "changes")))]
+pub use record::{is_ttl_identity, ChangeRecord};
+#[cfg(feature = "design")]
 pub(crate) use value::same_opt;
+#[cfg(all(feature = "migrate", not(feature = "changes")))]
+pub(crate) use value::same_value;
+#[cfg(feature = "changes")]
+#[cfg_attr(docsrs, doc(cfg(feature = "changes")))]
 pub use value::{compare_numbers, same_value};
 
 #[cfg(feature = "streams")]

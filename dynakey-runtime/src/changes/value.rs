@@ -2,6 +2,7 @@
 //! full precision, sets as sets. What `changed`, the index moves, the live
 //! view's drift check and migrations' backfill decide "differs" by.
 
+#[cfg(feature = "changes")]
 use std::cmp::Ordering;
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -31,6 +32,8 @@ use crate::codec::Item;
 /// assert_eq!(compare_numbers("-2.5", "-2.45"), Some(Ordering::Less));
 /// assert_eq!(compare_numbers("1", "one"), None);
 /// ```
+// Public with `changes`; the design views and the runner compare values only.
+#[cfg(feature = "changes")]
 pub fn compare_numbers(a: &str, b: &str) -> Option<Ordering> {
     crate::number::compare(a, b)
 }
@@ -94,6 +97,7 @@ pub(crate) fn same_item(x: &Item, y: &Item) -> bool {
 }
 
 /// Two optional attributes: both absent, or both present and the same.
+#[cfg(any(feature = "changes", feature = "design"))]
 pub(crate) fn same_opt(a: Option<&AttributeValue>, b: Option<&AttributeValue>) -> bool {
     match (a, b) {
         (Some(a), Some(b)) => same_value(a, b),

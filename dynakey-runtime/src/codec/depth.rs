@@ -131,7 +131,9 @@ pub(crate) fn too_deep<V: Nested>(v: &V, level: usize) -> Option<String> {
 }
 
 /// Where in `item` (its attributes at level 1) a value nests past the
-/// limit: the attribute path (`a.b[0]`), if one does.
+/// limit: the attribute path (`a.b[0]`), if one does (for the change
+/// decoders).
+#[cfg(feature = "changes")]
 pub(crate) fn item_too_deep<V: Nested>(item: &HashMap<String, V>) -> Option<String> {
     item.iter()
         .find_map(|(k, v)| too_deep(v, 1).map(|below| format!("{k}{below}")))

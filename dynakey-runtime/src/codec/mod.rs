@@ -16,7 +16,9 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 pub use depth::MAX_NESTING;
-pub(crate) use depth::{item_too_deep, nests_too_deep, too_deep, Nested};
+#[cfg(feature = "changes")]
+pub(crate) use depth::{item_too_deep, Nested};
+pub(crate) use depth::{nests_too_deep, too_deep};
 #[doc(hidden)]
 pub use item_template::ItemTemplate;
 pub(crate) use path::binary_text;

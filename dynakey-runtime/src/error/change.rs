@@ -83,6 +83,7 @@ pub enum ChangeError {
 }
 
 impl ChangeError {
+    #[cfg(feature = "changes")]
     pub(crate) fn malformed(message: impl Into<String>) -> Self {
         Self::Malformed {
             message: message.into(),
@@ -90,6 +91,7 @@ impl ChangeError {
     }
 
     /// The value of an item at `at` nests too deep (see [`ChangeError::TooDeep`]).
+    #[cfg(feature = "changes")]
     pub(crate) fn too_deep(at: impl Into<String>) -> Self {
         Self::TooDeep { at: at.into() }
     }
@@ -97,6 +99,7 @@ impl ChangeError {
     /// Refuses an item (of a record's `part`: `NewImage`, `Keys`, …) that
     /// holds a value nested past the levels DynamoDB stores, before a
     /// reader recurses into it.
+    #[cfg(feature = "changes")]
     pub(crate) fn check_depth<V: crate::codec::Nested>(
         part: &str,
         item: &std::collections::HashMap<String, V>,

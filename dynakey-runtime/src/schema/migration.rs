@@ -3,6 +3,7 @@
 //! is a `const` the `DynamoTable` derive can read at compile time (a
 //! migration covers the drift it names: DYNA501–DYNA505).
 
+#[cfg(feature = "migrate")]
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::codec::Item;
@@ -11,6 +12,8 @@ use crate::error::Error;
 
 /// What a rekey found in one stored item.
 #[derive(Debug)]
+// Read by the runner (feature `migrate`); a migration is declared without it.
+#[cfg_attr(not(feature = "migrate"), allow(dead_code))]
 pub(crate) enum Rekeyed {
     /// An item of the old shape, and the new item it becomes.
     Old(Item),
@@ -23,6 +26,8 @@ pub(crate) type Reencode = fn(&Item) -> Result<Option<Item>, Error>;
 
 /// One step of a migration.
 #[derive(Debug, Clone, Copy)]
+// Read by the runner (feature `migrate`); a migration is declared without it.
+#[cfg_attr(not(feature = "migrate"), allow(dead_code))]
 pub(crate) enum Kind {
     Rekey {
         from: &'static EntityMeta,
@@ -228,6 +233,7 @@ impl Migration {
     }
 
     /// The discriminator attribute and value of the items it reads.
+    #[cfg(feature = "migrate")]
     pub(crate) fn target(&self) -> (&'static str, &'static str) {
         match self.kind {
             Kind::Rekey { from, .. } => (from.discriminator_attr, from.discriminator),
@@ -243,6 +249,7 @@ impl Migration {
     }
 
     /// Whether `item` is one this step reads.
+    #[cfg(feature = "migrate")]
     pub(crate) fn reads(&self, item: &Item) -> bool {
         let (attr, value) = self.target();
         matches!(item.get(attr), Some(AttributeValue::S(s)) if s == value)

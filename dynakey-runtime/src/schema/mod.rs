@@ -24,19 +24,30 @@
 //!    global indexes; a backfill migration writes their keys into the items
 //!    already stored.
 
+// Declaring migrations (`Migration`, which the derive's drift check
+// names through `__private::schema`) and the snapshot need no feature:
+// derived code cannot know the features. Running them does (`migrate`).
 mod cover;
+#[cfg(feature = "migrate")]
 mod dry_run;
+#[cfg(feature = "migrate")]
 mod marks;
 mod migration;
+#[cfg(feature = "migrate")]
 mod plan;
+#[cfg(feature = "migrate")]
 mod runner;
 mod snapshot;
+#[cfg(feature = "migrate")]
 mod sync;
+#[cfg(feature = "migrate")]
 mod sync_vector;
 
 #[doc(hidden)]
 pub use cover::{backfilled, dropped, rekeyed, renamed, Covered};
 pub use migration::Migration;
+#[cfg(feature = "migrate")]
+#[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
 pub use runner::{Migrate, MigrationReport, Progress, StepReport};
 pub use snapshot::{check_file, render, snapshot};
 

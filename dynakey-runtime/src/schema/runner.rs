@@ -129,6 +129,8 @@ impl std::fmt::Debug for Migrate {
     }
 }
 
+#[cfg(feature = "migrate")]
+#[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
 impl Db {
     /// Runs `steps` in order (see [`crate::schema`]): each as a parallel scan
     /// with checkpoints, skipping steps an earlier run finished.

@@ -106,7 +106,7 @@ const REWRITE: &str = "`DYNAKEY_SCHEMA=overwrite cargo test`";
 /// (what it did not record is unknown, not a change); a newer format's is
 /// `Err` saying a newer dynakey wrote it.
 pub fn check_file(path: &std::path::Path, rendered: &str) -> Result<(), String> {
-    use crate::table::export::golden::{committed, Committed};
+    use crate::table::golden::{committed, Committed};
     let overwrite = std::env::var("DYNAKEY_SCHEMA").is_ok_and(|v| v == "overwrite");
     if let (false, Ok(old)) = (overwrite, std::fs::read_to_string(path)) {
         let unreadable = |e: String| {

@@ -11,12 +11,16 @@ use crate::db::Db;
 use crate::entity::{EntityMeta, IndexKind};
 use crate::error::Error;
 use crate::send::{send, To};
+#[cfg(feature = "export")]
 use crate::table::verify::{Difference, Remedy, SyncReport};
 use crate::table::{
-    attribute_definition, build_err, create_table, create_table_with, describe, invalid,
-    wait_active, Plan, TableOptions,
+    attribute_definition, build_err, create_table, describe, invalid, wait_active, Plan,
 };
+#[cfg(feature = "export")]
+use crate::table::{create_table_with, TableOptions};
 
+#[cfg(feature = "migrate")]
+#[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
 impl Db {
     /// Creates the table for `entities` when it is missing, or adds the
     /// global indexes they declare that it lacks (a local index cannot be
@@ -133,6 +137,8 @@ impl Db {
     /// assert!(db.verify_table_with(&[Note::META], &wanted).await.unwrap().matches());
     /// # });
     /// ```
+    #[cfg(feature = "export")]
+    #[cfg_attr(docsrs, doc(cfg(all(feature = "migrate", feature = "export"))))]
     pub async fn sync_table_with(
         &self,
         entities: &[&EntityMeta],

@@ -241,6 +241,7 @@ impl super::TableOptions {
     }
 
     /// The resource policy as a JSON value (checked by [`Self::validate`]).
+    #[cfg(feature = "export")]
     pub(crate) fn policy_document(&self) -> Option<serde_json::Value> {
         self.resource_policy
             .as_deref()

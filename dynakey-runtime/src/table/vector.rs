@@ -3,8 +3,8 @@
 //! every entity that declares it, its projection the union of theirs.
 
 use aws_sdk_dynamodb::types::{
-    CreateVectorIndexAction, Projection, ProjectionType, SearchSchemaElement,
-    SearchSchemaElementType, VectorAttributeDefinition, VectorIndex,
+    Projection, ProjectionType, SearchSchemaElement, SearchSchemaElementType,
+    VectorAttributeDefinition, VectorIndex,
 };
 
 use super::{build_err, invalid};
@@ -125,10 +125,13 @@ impl VectorDef {
 
 impl VectorDef {
     /// The `UpdateTable` action adding the index: the same fields as
-    /// [`VectorDef::sdk`].
-    pub(crate) fn sdk_create(&self) -> Result<CreateVectorIndexAction, Error> {
+    /// [`VectorDef::sdk`] (for the schema runner's `sync_table`).
+    #[cfg(feature = "migrate")]
+    pub(crate) fn sdk_create(
+        &self,
+    ) -> Result<aws_sdk_dynamodb::types::CreateVectorIndexAction, Error> {
         let v = self.sdk()?;
-        CreateVectorIndexAction::builder()
+        aws_sdk_dynamodb::types::CreateVectorIndexAction::builder()
             .index_name(v.index_name)
             .set_vector_attribute(v.vector_attribute)
             .set_search_schema(v.search_schema)

@@ -31,12 +31,11 @@
 //! ```
 
 mod cloudformation;
-pub(crate) mod golden;
 mod terraform;
 mod yaml;
 
+pub use super::golden::check_file;
 pub use cloudformation::{cloudformation, CloudFormation};
-pub use golden::check_file;
 pub use terraform::{terraform, Terraform};
 
 use serde_json::Value;

@@ -4,11 +4,16 @@
 //! every difference and what fixes it (see [`Remedy`]).
 
 mod fetch;
+// `sync_table_with`, which applies the settings this module compares, is
+// the schema runner's.
+#[cfg(feature = "migrate")]
 mod fix;
 mod live;
 mod report;
 mod vector;
 
+#[cfg(feature = "migrate")]
+#[cfg_attr(docsrs, doc(cfg(feature = "migrate")))]
 pub use fix::SyncReport;
 pub use report::{
     Difference, KeyElement, LiveProjection, LiveTtl, Remedy, TableReport, VectorAspect,
@@ -258,6 +263,8 @@ fn settings_differences(t: &TableDescription, options: &TableOptions) -> Vec<Dif
     out
 }
 
+#[cfg(feature = "export")]
+#[cfg_attr(docsrs, doc(cfg(feature = "export")))]
 impl Db {
     /// Checks the live table against `entities` with default options
     /// (no stream consumed, no production settings); see

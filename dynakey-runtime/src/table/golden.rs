@@ -1,5 +1,6 @@
 //! A committed export kept current by a test in the user's crate, as the
-//! schema snapshot is: compared, or written on request.
+//! schema snapshot is: compared, or written on request. Here, not in
+//! `export`, because the snapshot (which needs no feature) shares it.
 
 use std::path::Path;
 
@@ -17,6 +18,7 @@ use std::path::Path;
 /// assert!(err.contains("line 1") && err.contains("DYNAKEY_EXPORT=overwrite"));
 /// # std::fs::remove_file(&path).unwrap();
 /// ```
+#[cfg(feature = "export")]
 pub fn check_file(path: &Path, text: &str) -> Result<(), String> {
     committed(
         path,
