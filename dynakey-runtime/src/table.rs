@@ -2,6 +2,7 @@
 
 mod apply;
 pub mod export;
+pub mod iam;
 mod options;
 mod settings;
 pub mod verify;

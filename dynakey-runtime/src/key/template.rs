@@ -310,7 +310,7 @@ pub const fn escape_char(parts: &[TemplatePart]) -> char {
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 /// Appends `s` escaped with `esc` (see the module docs).
-pub(super) fn escape_into(out: &mut String, s: &str, esc: char) -> Result<(), KeyFormatReason> {
+pub(crate) fn escape_into(out: &mut String, s: &str, esc: char) -> Result<(), KeyFormatReason> {
     if !s.chars().any(|c| c <= esc || c == HIGH) {
         out.push_str(s);
         return Ok(());
@@ -378,7 +378,7 @@ pub(super) fn field_value(tpl: &KeyTemplate, format: PartFormat, text: &str) -> 
 
 /// Checks raw text (a bare or `path` field): no control characters, no
 /// U+10FFFF.
-pub(super) fn check_raw(s: &str) -> Result<(), KeyFormatReason> {
+pub(crate) fn check_raw(s: &str) -> Result<(), KeyFormatReason> {
     match s.chars().find(|c| *c < ' ' || *c == HIGH) {
         Some(found) => Err(KeyFormatReason::ForbiddenChar { found }),
         None => Ok(()),
