@@ -72,7 +72,9 @@ fn statement<'a>(doc: &'a Value, sid: &str) -> &'a Value {
 
 #[test]
 fn a_table_use_grants_item_actions_on_the_table_and_queries_on_each_index() {
-    let doc = Access::new("members", &[Member::META]).policy(&arns()).unwrap();
+    let doc = Access::new("members", &[Member::META])
+        .policy(&arns())
+        .unwrap();
     let table = "arn:aws:dynamodb:eu-west-1:111122223333:table/members";
     let items = statement(&doc, "Items");
     assert_eq!(items["Resource"], json!([table]));
@@ -108,17 +110,38 @@ fn scan_and_the_stream_are_granted_only_when_declared() {
         .unwrap();
     assert_eq!(
         statement(&doc, "Items")["Action"],
-        json!(["dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:Query", "dynamodb:Scan"])
+        json!([
+            "dynamodb:BatchGetItem",
+            "dynamodb:GetItem",
+            "dynamodb:Query",
+            "dynamodb:Scan"
+        ])
     );
-    assert_eq!(statement(&doc, "Indexes")["Action"], json!(["dynamodb:Query", "dynamodb:Scan"]));
-    assert_eq!(statement(&doc, "Table")["Action"], json!(["dynamodb:DescribeTable"]));
+    assert_eq!(
+        statement(&doc, "Indexes")["Action"],
+        json!(["dynamodb:Query", "dynamodb:Scan"])
+    );
+    assert_eq!(
+        statement(&doc, "Table")["Action"],
+        json!(["dynamodb:DescribeTable"])
+    );
     let stream = statement(&doc, "Stream");
-    assert_eq!(stream["Resource"], json!(["arn:aws:dynamodb:*:*:table/members/stream/*"]));
+    assert_eq!(
+        stream["Resource"],
+        json!(["arn:aws:dynamodb:*:*:table/members/stream/*"])
+    );
     assert_eq!(
         stream["Action"],
-        json!(["dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator"])
+        json!([
+            "dynamodb:DescribeStream",
+            "dynamodb:GetRecords",
+            "dynamodb:GetShardIterator"
+        ])
     );
-    let err = Access::new("members", &[Member::META]).only(&[]).policy(&arns()).unwrap_err();
+    let err = Access::new("members", &[Member::META])
+        .only(&[])
+        .policy(&arns())
+        .unwrap_err();
     assert!(err.to_string().contains("grants nothing"), "{err}");
 }
 
@@ -136,14 +159,23 @@ fn a_tenant_is_confined_to_its_partitions_by_leading_keys() {
     ]);
     for sid in ["Items", "Indexes"] {
         let s = statement(&doc, sid);
-        assert_eq!(s["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"], keys, "{sid}");
-        assert_eq!(s["Condition"]["Null"]["dynamodb:LeadingKeys"], "false", "{sid}");
+        assert_eq!(
+            s["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"], keys,
+            "{sid}"
+        );
+        assert_eq!(
+            s["Condition"]["Null"]["dynamodb:LeadingKeys"], "false",
+            "{sid}"
+        );
     }
     // The index keyed outside the tenant (`FEATURED`) is left out.
     let table = "arn:aws:dynamodb:eu-west-1:111122223333:table/members";
     assert_eq!(
         statement(&doc, "Indexes")["Resource"],
-        json!([format!("{table}/index/ByName"), format!("{table}/index/ByTeam")])
+        json!([
+            format!("{table}/index/ByName"),
+            format!("{table}/index/ByTeam")
+        ])
     );
 }
 
@@ -153,10 +185,11 @@ fn a_tenant_value_is_written_as_the_key_writes_it_and_matched_literally() {
         .tenant("tenant", "a b*?$")
         .policy(&arns())
         .unwrap();
-    // The key escapes the space (`%20`); IAM's wildcards are `${*}` etc.
+    // The key escapes the space and `$` (`%20`, `%24`); IAM's wildcards
+    // are matched literally as `${*}` and `${?}`.
     assert_eq!(
         statement(&doc, "Items")["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"],
-        json!(["TENANT#a%20b${*}${?}${$}#INVOICE"])
+        json!(["TENANT#a%20b${*}${?}%24#INVOICE"])
     );
     let by_tag = Access::new("t1", &[Invoice::META])
         .tenant_variable("tenant", "aws:PrincipalTag/tenant")
@@ -204,7 +237,10 @@ fn the_exports_carry_the_policy_on_the_table_resources_arn() {
     let policy = &cfn.template()["Resources"]["MembersTableAccessPolicy"];
     assert_eq!(policy["Type"], "AWS::IAM::ManagedPolicy");
     let doc = &policy["Properties"]["PolicyDocument"];
-    assert_eq!(statement(doc, "Items")["Resource"], json!([{"Fn::GetAtt": ["MembersTable", "Arn"]}]));
+    assert_eq!(
+        statement(doc, "Items")["Resource"],
+        json!([{"Fn::GetAtt": ["MembersTable", "Arn"]}])
+    );
     assert_eq!(
         statement(doc, "Stream")["Resource"],
         json!([{"Fn::Sub": "${MembersTable.Arn}/stream/*"}])
@@ -216,12 +252,19 @@ fn the_exports_carry_the_policy_on_the_table_resources_arn() {
     // Twice the same label, another table, a stream the table lacks: refused.
     assert!(cfn.clone().with_access(&access).is_err());
     let other = Access::new("other", &[Member::META]);
-    assert!(cfn.clone().with_access(&other).unwrap_err().to_string().contains("other"));
-    let plain = export::cloudformation("members", &[Member::META], &TableOptions::default()).unwrap();
+    assert!(cfn
+        .clone()
+        .with_access(&other)
+        .unwrap_err()
+        .to_string()
+        .contains("other"));
+    let plain =
+        export::cloudformation("members", &[Member::META], &TableOptions::default()).unwrap();
     let err = plain.with_access(&access).unwrap_err().to_string();
     assert!(err.contains("has none"), "{err}");
 
-    let tenant = Access::new("members", &[Invoice::META]).tenant_variable("tenant", "aws:PrincipalTag/t");
+    let tenant =
+        Access::new("members", &[Invoice::META]).tenant_variable("tenant", "aws:PrincipalTag/t");
     let tf = export::terraform("members", &[Invoice::META], &options)
         .unwrap()
         .with_access(&tenant)
@@ -230,7 +273,10 @@ fn the_exports_carry_the_policy_on_the_table_resources_arn() {
         .as_str()
         .unwrap();
     let doc: Value = serde_json::from_str(text).unwrap();
-    assert_eq!(statement(&doc, "Items")["Resource"], json!(["${aws_dynamodb_table.members.arn}"]));
+    assert_eq!(
+        statement(&doc, "Items")["Resource"],
+        json!(["${aws_dynamodb_table.members.arn}"])
+    );
     // IAM's variable, escaped from Terraform's templates.
     assert_eq!(
         statement(&doc, "Items")["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"],

@@ -21,8 +21,8 @@ use dynakey::table::{
 use dynakey::{DynamoEntity, DynamoTable, EntityMeta, Error};
 
 use crate::designs::{self, tables::Shop};
-use crate::recipes::multi_tenant::Tenant;
 use crate::documented::DocTable;
+use crate::recipes::multi_tenant::Tenant;
 use crate::task_counts::TaskCountsTable;
 
 /// A product of a catalogue: a keys-only index by category and an index

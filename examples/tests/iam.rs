@@ -58,7 +58,9 @@ fn entities(recipe: &str, suffix: &str) -> Vec<&'static EntityMeta> {
         _ => {
             let entry = designs::ALL
                 .iter()
-                .find(|e| e.recipe == Some(recipe) && (suffix.is_empty() || e.name.ends_with(suffix)))
+                .find(|e| {
+                    e.recipe == Some(recipe) && (suffix.is_empty() || e.name.ends_with(suffix))
+                })
                 .unwrap_or_else(|| panic!("no table of recipe {recipe} with suffix {suffix:?}"));
             (entry.build)().unwrap().metas()
         }
@@ -97,7 +99,9 @@ fn leading_key(x: &Explain, attr: &str) -> Option<String> {
     }
     let cond = x.key_condition.as_deref()?;
     cond.split(" AND ").find_map(|part| {
-        let (name, value) = part.trim_matches(|c| c == '(' || c == ')').split_once(" = ")?;
+        let (name, value) = part
+            .trim_matches(|c| c == '(' || c == ')')
+            .split_once(" = ")?;
         (x.names.get(name.trim())? == attr).then(|| text(&x.values[value.trim()]))
     })
 }
@@ -106,10 +110,7 @@ fn leading_key(x: &Explain, attr: &str) -> Option<String> {
 /// request, or per action of a transaction or item of a batch, each with
 /// its resource and the partition key it names. `tables` gives each
 /// table's entities.
-fn authorizations(
-    r: &Recorded,
-    tables: &dyn Fn(&str) -> Vec<&'static EntityMeta>,
-) -> Vec<Request> {
+fn authorizations(r: &Recorded, tables: &dyn Fn(&str) -> Vec<&'static EntityMeta>) -> Vec<Request> {
     let x = &r.explain;
     let one = |x: &Explain, action: Action| {
         let metas = tables(&x.table);
@@ -134,8 +135,16 @@ fn authorizations(
             .iter()
             .map(|a| one(a, Action::of_request(&a.operation).expect("a known action")))
             .collect(),
-        "BatchWriteItem" => x.actions.iter().map(|a| one(a, Action::BatchWriteItem)).collect(),
-        "BatchGetItem" => x.actions.iter().map(|a| one(a, Action::BatchGetItem)).collect(),
+        "BatchWriteItem" => x
+            .actions
+            .iter()
+            .map(|a| one(a, Action::BatchWriteItem))
+            .collect(),
+        "BatchGetItem" => x
+            .actions
+            .iter()
+            .map(|a| one(a, Action::BatchGetItem))
+            .collect(),
         op => vec![one(x, Action::of_request(op).expect("a data operation"))],
     }
 }
@@ -182,40 +191,70 @@ fn every_request_the_recipes_send_is_allowed_by_the_policy_from_the_code() {
                 checked += 1;
                 let d = evaluate(&policy_of(&table), &a);
                 if d != Decision::Allow {
-                    denied.push(format!("{}: {} on {} {:?}: {d:?}", recipe.name, a.action, a.resource, a.context));
+                    denied.push(format!(
+                        "{}: {} on {} {:?}: {d:?}",
+                        recipe.name, a.action, a.resource, a.context
+                    ));
                 }
             }
         }
         let dbs: Vec<Db> = (recipe.tables)(&db);
-        rt.block_on(dynakey_examples::finish(&local, &dbs.iter().collect::<Vec<_>>()))
-            .unwrap();
+        rt.block_on(dynakey_examples::finish(
+            &local,
+            &dbs.iter().collect::<Vec<_>>(),
+        ))
+        .unwrap();
     }
     assert!(denied.is_empty(), "denied:\n{}", denied.join("\n"));
     assert!(checked > 300, "only {checked} authorizations were recorded");
-    eprintln!("{checked} authorizations of {} recipes: all allowed", recipes::ALL.len());
+    eprintln!(
+        "{checked} authorizations of {} recipes: all allowed",
+        recipes::ALL.len()
+    );
 }
 
 /// A recipe's table without `Scan` declared: its scans would be denied.
 #[test]
 fn an_undeclared_action_or_index_is_denied() {
     let metas = entities("queue", "");
-    let policy = Access::new("jobs", &metas).read_only().policy(&arns()).unwrap();
+    let policy = Access::new("jobs", &metas)
+        .read_only()
+        .policy(&arns())
+        .unwrap();
     let req = |action: Action, resource: String| Request {
         action: action.iam().into(),
         resource,
         context: BTreeMap::new(),
     };
     let table = arns().table("jobs");
-    assert_eq!(evaluate(&policy, &req(Action::Query, table.clone())), Decision::Allow);
-    assert_eq!(evaluate(&policy, &req(Action::PutItem, table.clone())), Decision::ImplicitDeny);
-    assert_eq!(evaluate(&policy, &req(Action::Scan, table.clone())), Decision::ImplicitDeny);
-    assert_eq!(evaluate(&policy, &req(Action::Query, arns().table("other"))), Decision::ImplicitDeny);
     assert_eq!(
-        evaluate(&policy, &req(Action::Query, format!("{table}/index/NoSuchIndex"))),
+        evaluate(&policy, &req(Action::Query, table.clone())),
+        Decision::Allow
+    );
+    assert_eq!(
+        evaluate(&policy, &req(Action::PutItem, table.clone())),
         Decision::ImplicitDeny
     );
     assert_eq!(
-        evaluate(&policy, &req(Action::GetItem, format!("{table}/index/GSI1"))),
+        evaluate(&policy, &req(Action::Scan, table.clone())),
+        Decision::ImplicitDeny
+    );
+    assert_eq!(
+        evaluate(&policy, &req(Action::Query, arns().table("other"))),
+        Decision::ImplicitDeny
+    );
+    assert_eq!(
+        evaluate(
+            &policy,
+            &req(Action::Query, format!("{table}/index/NoSuchIndex"))
+        ),
+        Decision::ImplicitDeny
+    );
+    assert_eq!(
+        evaluate(
+            &policy,
+            &req(Action::GetItem, format!("{table}/index/GSI1"))
+        ),
         Decision::ImplicitDeny
     );
 }
@@ -227,7 +266,11 @@ async fn tenant_requests(db: &Db, tenant: &str, docs: &[(&str, &str)]) -> (Tenan
     for (id, title) in docs {
         handle.put(id, title).await.unwrap();
     }
-    handle.get(docs[0].0).await.unwrap().expect("its own document");
+    handle
+        .get(docs[0].0)
+        .await
+        .unwrap()
+        .expect("its own document");
     assert_eq!(handle.list(1, None).await.unwrap().items.len(), 1);
     (handle, spy)
 }
@@ -238,25 +281,53 @@ fn a_tenants_handle_is_allowed_its_partition_and_denied_anothers() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let db = local.db(dynakey_examples::table_name("iam-tenants"));
     rt.block_on(multi_tenant::setup(&db)).unwrap();
-    let (acme, acme_spy) = rt.block_on(tenant_requests(&db, "acme", &[("a1", "Plan"), ("a2", "Budget")]));
+    let (acme, acme_spy) = rt.block_on(tenant_requests(
+        &db,
+        "acme",
+        &[("a1", "Plan"), ("a2", "Budget")],
+    ));
     let (globex, globex_spy) = rt.block_on(tenant_requests(&db, "globex", &[("g1", "Secret")]));
     // Requests that name another tenant's partitions, as code that goes
     // around the handle (the same role) would send them.
     let rogue = Recorder::new();
     let raw = rogue.db(&db);
     rt.block_on(async {
-        raw.get(TenantDoc::key("globex", "g1").unwrap()).await.unwrap();
-        raw.get(TenantDoc::key("acme2", "a1").unwrap()).await.unwrap();
-        raw.query(TenantDoc::pk("globex").unwrap()).all().await.unwrap();
-        raw.put(&TenantDoc { tenant: "globex".into(), doc_id: "x".into(), title: "Mine".into() }).await.unwrap();
-        raw.batch_get([TenantDoc::key("acme", "a1").unwrap(), TenantDoc::key("globex", "g1").unwrap()]).await.unwrap();
-        raw.transact_write().delete(TenantDoc::key("globex", "x").unwrap()).await.unwrap();
+        raw.get(TenantDoc::key("globex", "g1").unwrap())
+            .await
+            .unwrap();
+        raw.get(TenantDoc::key("acme2", "a1").unwrap())
+            .await
+            .unwrap();
+        raw.query(TenantDoc::pk("globex").unwrap())
+            .all()
+            .await
+            .unwrap();
+        raw.put(&TenantDoc {
+            tenant: "globex".into(),
+            doc_id: "x".into(),
+            title: "Mine".into(),
+        })
+        .await
+        .unwrap();
+        raw.batch_get([
+            TenantDoc::key("acme", "a1").unwrap(),
+            TenantDoc::key("globex", "g1").unwrap(),
+        ])
+        .await
+        .unwrap();
+        raw.transact_write()
+            .delete(TenantDoc::key("globex", "x").unwrap())
+            .await
+            .unwrap();
         raw.scan::<TenantDoc>().all().await.unwrap();
     });
     let tables = |_: &str| vec![TenantDoc::META];
-    let by_tag = Tenant::access_by_tag(db.table_name()).policy(&arns()).unwrap();
+    let by_tag = Tenant::access_by_tag(db.table_name())
+        .policy(&arns())
+        .unwrap();
     let tagged = |mut a: Request, tenant: &str| {
-        a.context.insert("aws:PrincipalTag/tenant".into(), vec![tenant.into()]);
+        a.context
+            .insert("aws:PrincipalTag/tenant".into(), vec![tenant.into()]);
         a
     };
     let mut own = 0;
@@ -266,10 +337,27 @@ fn a_tenants_handle_is_allowed_its_partition_and_denied_anothers() {
         for r in spy.requests().iter().filter(|r| is_data(r)) {
             for a in authorizations(r, &tables) {
                 own += 1;
-                assert_eq!(evaluate(&mine, &a), Decision::Allow, "{}: {a:?}", handle.name());
-                assert_eq!(evaluate(&theirs, &a), Decision::ImplicitDeny, "{}: {a:?}", other.name());
-                assert_eq!(evaluate(&by_tag, &tagged(a.clone(), handle.name())), Decision::Allow, "{a:?}");
-                assert_eq!(evaluate(&by_tag, &tagged(a, other.name())), Decision::ImplicitDeny);
+                assert_eq!(
+                    evaluate(&mine, &a),
+                    Decision::Allow,
+                    "{}: {a:?}",
+                    handle.name()
+                );
+                assert_eq!(
+                    evaluate(&theirs, &a),
+                    Decision::ImplicitDeny,
+                    "{}: {a:?}",
+                    other.name()
+                );
+                assert_eq!(
+                    evaluate(&by_tag, &tagged(a.clone(), handle.name())),
+                    Decision::Allow,
+                    "{a:?}"
+                );
+                assert_eq!(
+                    evaluate(&by_tag, &tagged(a, other.name())),
+                    Decision::ImplicitDeny
+                );
             }
         }
     }
@@ -287,13 +375,25 @@ fn a_tenants_handle_is_allowed_its_partition_and_denied_anothers() {
         assert!(names_another, "{r:?}");
         // One denied authorization denies the request.
         let decisions: Vec<Decision> = all.iter().map(|a| evaluate(&acme_policy, a)).collect();
-        assert!(decisions.contains(&Decision::ImplicitDeny), "{}: {decisions:?}", r.operation);
-        let tag_decisions: Vec<Decision> = all.into_iter().map(|a| evaluate(&by_tag, &tagged(a, "acme"))).collect();
-        assert!(tag_decisions.contains(&Decision::ImplicitDeny), "{}: {tag_decisions:?}", r.operation);
+        assert!(
+            decisions.contains(&Decision::ImplicitDeny),
+            "{}: {decisions:?}",
+            r.operation
+        );
+        let tag_decisions: Vec<Decision> = all
+            .into_iter()
+            .map(|a| evaluate(&by_tag, &tagged(a, "acme")))
+            .collect();
+        assert!(
+            tag_decisions.contains(&Decision::ImplicitDeny),
+            "{}: {tag_decisions:?}",
+            r.operation
+        );
         rogue_checked += 1;
     }
     assert_eq!(rogue_checked, 7);
-    rt.block_on(dynakey_examples::finish(&local, &[&db])).unwrap();
+    rt.block_on(dynakey_examples::finish(&local, &[&db]))
+        .unwrap();
 }
 
 /// The generated documents: every recipe table's, read-only, with the
@@ -303,17 +403,34 @@ fn documents() -> Vec<(String, Value)> {
     for e in designs::ALL {
         let metas = (e.build)().unwrap().metas();
         let access = Access::new(e.name, &metas);
-        out.push((e.name.to_owned(), access.clone().scan().policy(&arns()).unwrap()));
-        out.push((format!("{}-read", e.name), access.clone().read_only().policy(&arns()).unwrap()));
-        out.push((format!("{}-stream", e.name), access.stream().policy(&arns()).unwrap()));
+        out.push((
+            e.name.to_owned(),
+            access.clone().scan().policy(&arns()).unwrap(),
+        ));
+        out.push((
+            format!("{}-read", e.name),
+            access.clone().read_only().policy(&arns()).unwrap(),
+        ));
+        out.push((
+            format!("{}-stream", e.name),
+            access.stream().policy(&arns()).unwrap(),
+        ));
     }
     let db = dynakey::local::memory().unwrap().db("docs");
     let acme = Tenant::new(&db, "acme").unwrap();
     out.push(("tenant-acme".into(), acme.access().policy(&arns()).unwrap()));
-    out.push(("tenant-by-tag".into(), Tenant::access_by_tag(db.table_name()).policy(&arns()).unwrap()));
+    out.push((
+        "tenant-by-tag".into(),
+        Tenant::access_by_tag(db.table_name())
+            .policy(&arns())
+            .unwrap(),
+    ));
     for t in dynakey_examples::infra::tables() {
         for a in &t.access {
-            out.push((format!("{}-{}", t.name, a.label_text()), a.policy(&arns()).unwrap()));
+            out.push((
+                format!("{}-{}", t.name, a.label_text()),
+                a.policy(&arns()).unwrap(),
+            ));
         }
     }
     out

@@ -50,7 +50,9 @@ fn exports() -> Vec<Exported> {
     infra::tables()
         .into_iter()
         .map(|t| {
-            let cfn = t.cloudformation().unwrap_or_else(|e| panic!("{}: {e}", t.name));
+            let cfn = t
+                .cloudformation()
+                .unwrap_or_else(|e| panic!("{}: {e}", t.name));
             let tf = t.terraform().unwrap();
             Exported {
                 name: t.name,
@@ -373,8 +375,15 @@ fn terraform_exports_use_only_documented_arguments() {
         for (v, decl) in variables {
             for k in decl.as_object().unwrap().keys() {
                 assert!(
-                    ["default", "description", "type", "validation", "sensitive", "nullable"]
-                        .contains(&k.as_str()),
+                    [
+                        "default",
+                        "description",
+                        "type",
+                        "validation",
+                        "sensitive",
+                        "nullable"
+                    ]
+                    .contains(&k.as_str()),
                     "{}: variable {v}: {k}",
                     e.name
                 );
@@ -393,7 +402,11 @@ fn terraform_exports_use_only_documented_arguments() {
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                 .collect();
-            assert!(variables.contains_key(&name), "{}: var.{name} undeclared", e.name);
+            assert!(
+                variables.contains_key(&name),
+                "{}: var.{name} undeclared",
+                e.name
+            );
         }
         let table = resources["aws_dynamodb_table"]
             .as_object()

@@ -34,8 +34,8 @@ pub use native::{native_str, native_str_prefix};
 pub use native_chain::{NativeKeyBuilder, NativeSortFull, NativeSortNext};
 pub use parts::parts;
 pub use reader::{parse, KeyReader};
-pub use template::{escape_char, KeyTemplate, PartFormat, TemplatePart};
 pub(crate) use template::{check_raw, escape_into};
+pub use template::{escape_char, KeyTemplate, PartFormat, TemplatePart};
 pub(crate) use typed::PkValue;
 pub use typed::{
     Global, GlobalPartial, Key, KeyKind, Local, LocalPartial, PartitionKey, Table, WholeItems,

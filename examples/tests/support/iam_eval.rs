@@ -187,12 +187,16 @@ fn statement_applies(s: &Value, r: &Request) -> bool {
     let Some(conds) = s.get("Condition") else {
         return true;
     };
-    conds.as_object().expect("a condition object").iter().all(|(op, keys)| {
-        keys.as_object()
-            .expect("keys of a condition")
-            .iter()
-            .all(|(k, want)| condition_holds(op, k, want, &r.context))
-    })
+    conds
+        .as_object()
+        .expect("a condition object")
+        .iter()
+        .all(|(op, keys)| {
+            keys.as_object()
+                .expect("keys of a condition")
+                .iter()
+                .all(|(k, want)| condition_holds(op, k, want, &r.context))
+        })
 }
 
 /// The decision of `policy` (one identity policy document) on `r`.
@@ -230,7 +234,10 @@ pub fn self_check() {
                 keys.iter().map(|k| (*k).to_owned()).collect(),
             );
         }
-        c.insert("aws:PrincipalTag/tenant".to_owned(), vec!["acme".to_owned()]);
+        c.insert(
+            "aws:PrincipalTag/tenant".to_owned(),
+            vec!["acme".to_owned()],
+        );
         c
     };
     let req = |action: &str, resource: &str, keys: &[&str]| Request {
@@ -244,8 +251,18 @@ pub fn self_check() {
     assert!(!like("a?c", "ac", false, None));
     assert!(like("T${*}", "T*", false, Some(&ctx(&[]))));
     assert!(!like("T${*}", "Tx", false, Some(&ctx(&[]))));
-    assert!(like("T#${aws:PrincipalTag/tenant}#*", "T#acme#1", false, Some(&ctx(&[]))));
-    assert!(!like("T#${aws:PrincipalTag/tenant}#*", "T#globex#1", false, Some(&ctx(&[]))));
+    assert!(like(
+        "T#${aws:PrincipalTag/tenant}#*",
+        "T#acme#1",
+        false,
+        Some(&ctx(&[]))
+    ));
+    assert!(!like(
+        "T#${aws:PrincipalTag/tenant}#*",
+        "T#globex#1",
+        false,
+        Some(&ctx(&[]))
+    ));
     assert!(!like("${aws:nope}", "", false, Some(&ctx(&[]))));
     let arn = "arn:aws:dynamodb:us-east-1:1:table/t";
     let policy = serde_json::json!({"Statement": [
@@ -253,20 +270,56 @@ pub fn self_check() {
          "Condition": {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["A#*", "B"]}}},
         {"Effect": "Deny", "Action": "dynamodb:DeleteItem", "Resource": "*"}
     ]});
-    assert_eq!(evaluate(&policy, &req("dynamodb:GetItem", arn, &["A#1"])), Decision::Allow);
-    assert_eq!(evaluate(&policy, &req("dynamodb:GetItem", arn, &["A#1", "B"])), Decision::Allow);
-    assert_eq!(evaluate(&policy, &req("dynamodb:GetItem", arn, &["A#1", "C"])), Decision::ImplicitDeny);
-    assert_eq!(evaluate(&policy, &req("dynamodb:GetItem", arn, &["BB"])), Decision::ImplicitDeny);
+    assert_eq!(
+        evaluate(&policy, &req("dynamodb:GetItem", arn, &["A#1"])),
+        Decision::Allow
+    );
+    assert_eq!(
+        evaluate(&policy, &req("dynamodb:GetItem", arn, &["A#1", "B"])),
+        Decision::Allow
+    );
+    assert_eq!(
+        evaluate(&policy, &req("dynamodb:GetItem", arn, &["A#1", "C"])),
+        Decision::ImplicitDeny
+    );
+    assert_eq!(
+        evaluate(&policy, &req("dynamodb:GetItem", arn, &["BB"])),
+        Decision::ImplicitDeny
+    );
     // ForAllValues holds for no values at all (the reason for `Null`).
-    assert_eq!(evaluate(&policy, &req("dynamodb:Scan", arn, &[])), Decision::Allow);
-    assert_eq!(evaluate(&policy, &req("dynamodb:GetItem", &format!("{arn}/index/x"), &["A#1"])), Decision::ImplicitDeny);
-    assert_eq!(evaluate(&policy, &req("dynamodb:DeleteItem", arn, &["A#1"])), Decision::ExplicitDeny);
+    assert_eq!(
+        evaluate(&policy, &req("dynamodb:Scan", arn, &[])),
+        Decision::Allow
+    );
+    assert_eq!(
+        evaluate(
+            &policy,
+            &req("dynamodb:GetItem", &format!("{arn}/index/x"), &["A#1"])
+        ),
+        Decision::ImplicitDeny
+    );
+    assert_eq!(
+        evaluate(&policy, &req("dynamodb:DeleteItem", arn, &["A#1"])),
+        Decision::ExplicitDeny
+    );
     let with_null = serde_json::json!({"Statement": {"Effect": "Allow", "Action": ["dynamodb:Scan"], "Resource": [arn],
         "Condition": {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["A#*"]}, "Null": {"dynamodb:LeadingKeys": "false"}}}});
-    assert_eq!(evaluate(&with_null, &req("dynamodb:Scan", arn, &[])), Decision::ImplicitDeny);
+    assert_eq!(
+        evaluate(&with_null, &req("dynamodb:Scan", arn, &[])),
+        Decision::ImplicitDeny
+    );
     let any = serde_json::json!({"Statement": {"Effect": "Allow", "Action": "dynamodb:Query", "Resource": arn,
         "Condition": {"ForAnyValue:StringEquals": {"dynamodb:LeadingKeys": ["A*"]}}}});
-    assert_eq!(evaluate(&any, &req("dynamodb:Query", arn, &["A*", "Z"])), Decision::Allow);
-    assert_eq!(evaluate(&any, &req("dynamodb:Query", arn, &["A1"])), Decision::ImplicitDeny);
-    assert_eq!(evaluate(&any, &req("dynamodb:Query", arn, &[])), Decision::ImplicitDeny);
+    assert_eq!(
+        evaluate(&any, &req("dynamodb:Query", arn, &["A*", "Z"])),
+        Decision::Allow
+    );
+    assert_eq!(
+        evaluate(&any, &req("dynamodb:Query", arn, &["A1"])),
+        Decision::ImplicitDeny
+    );
+    assert_eq!(
+        evaluate(&any, &req("dynamodb:Query", arn, &[])),
+        Decision::ImplicitDeny
+    );
 }

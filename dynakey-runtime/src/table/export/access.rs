@@ -65,7 +65,11 @@ impl CloudFormation {
     pub fn with_access(mut self, access: &Access) -> Result<Self, Error> {
         let id = self.logical_id.clone();
         let props = &self.template["Resources"][&id]["Properties"];
-        check(access, &self.table, props.get("StreamSpecification").is_some())?;
+        check(
+            access,
+            &self.table,
+            props.get("StreamSpecification").is_some(),
+        )?;
         let index = |ix: &str| json!({"Fn::Sub": format!("${{{id}.Arn}}/index/{ix}")});
         let targets = Targets {
             table: json!({"Fn::GetAtt": [id, "Arn"]}),

@@ -16,10 +16,11 @@ struct Param {
     cfn: &'static str,
     tf: &'static str,
     about: &'static str,
-    default: Default,
+    default: Setting,
 }
 
-enum Default {
+/// The code's value of a setting.
+enum Setting {
     Name(String),
     Number(u64),
     Switch(bool),
@@ -32,13 +33,13 @@ fn params(m: &Model) -> Vec<Param> {
         cfn: "TableName",
         tf: "table_name",
         about: "The table's name",
-        default: Default::Name(m.name.to_owned()),
+        default: Setting::Name(m.name.to_owned()),
     }];
     let number = |cfn, tf, about, n| Param {
         cfn,
         tf,
         about,
-        default: Default::Number(n),
+        default: Setting::Number(n),
     };
     match o.billing {
         Billing::Provisioned { read, write } => {
@@ -53,11 +54,21 @@ fn params(m: &Model) -> Vec<Param> {
         } => {
             let about = "On-demand maximum read request units of the table and each global index";
             if let Some(r) = max_read {
-                out.push(number("MaxReadRequestUnits", "max_read_request_units", about, r));
+                out.push(number(
+                    "MaxReadRequestUnits",
+                    "max_read_request_units",
+                    about,
+                    r,
+                ));
             }
             let about = "On-demand maximum write request units of the table and each global index";
             if let Some(w) = max_write {
-                out.push(number("MaxWriteRequestUnits", "max_write_request_units", about, w));
+                out.push(number(
+                    "MaxWriteRequestUnits",
+                    "max_write_request_units",
+                    about,
+                    w,
+                ));
             }
         }
     }
@@ -65,15 +76,18 @@ fn params(m: &Model) -> Vec<Param> {
         cfn: "DeletionProtection",
         tf: "deletion_protection_enabled",
         about: "Whether the table refuses DeleteTable",
-        default: Default::Switch(o.deletion_protection),
+        default: Setting::Switch(o.deletion_protection),
     });
     out.push(Param {
         cfn: "PointInTimeRecovery",
         tf: "point_in_time_recovery_enabled",
         about: "Whether point-in-time recovery (continuous backups) is on",
-        default: Default::Switch(o.point_in_time_recovery.is_some()),
+        default: Setting::Switch(o.point_in_time_recovery.is_some()),
     });
-    if let Some(days) = o.point_in_time_recovery.and_then(|p| p.recovery_period_days) {
+    if let Some(days) = o
+        .point_in_time_recovery
+        .and_then(|p| p.recovery_period_days)
+    {
         out.push(number(
             "RecoveryPeriodInDays",
             "recovery_period_in_days",
@@ -87,10 +101,26 @@ fn params(m: &Model) -> Vec<Param> {
 /// The properties of the table and of each global index that hold the
 /// billing number `cfn`, as (block, key) paths.
 const CFN_BILLING: &[(&str, &str, &str)] = &[
-    ("ReadCapacityUnits", "ProvisionedThroughput", "ReadCapacityUnits"),
-    ("WriteCapacityUnits", "ProvisionedThroughput", "WriteCapacityUnits"),
-    ("MaxReadRequestUnits", "OnDemandThroughput", "MaxReadRequestUnits"),
-    ("MaxWriteRequestUnits", "OnDemandThroughput", "MaxWriteRequestUnits"),
+    (
+        "ReadCapacityUnits",
+        "ProvisionedThroughput",
+        "ReadCapacityUnits",
+    ),
+    (
+        "WriteCapacityUnits",
+        "ProvisionedThroughput",
+        "WriteCapacityUnits",
+    ),
+    (
+        "MaxReadRequestUnits",
+        "OnDemandThroughput",
+        "MaxReadRequestUnits",
+    ),
+    (
+        "MaxWriteRequestUnits",
+        "OnDemandThroughput",
+        "MaxWriteRequestUnits",
+    ),
 ];
 
 /// Sets `key` of `block` to `to` in the table's properties and every
@@ -117,26 +147,25 @@ pub(super) fn cloudformation(template: &mut Value, id: &str, m: &Model) {
     let props = &mut template["Resources"][id]["Properties"];
     for p in params(m) {
         let reference = json!({ "Ref": p.cfn });
-        let decl = match &p.default {
-            Default::Name(n) => {
+        let mut decl = match &p.default {
+            Setting::Name(n) => {
                 props["TableName"] = reference;
                 json!({"Type": "String", "Default": n, "MinLength": 3, "MaxLength": 255, "AllowedPattern": "^[a-zA-Z0-9_.-]+$"})
             }
-            Default::Number(n) => {
+            Setting::Number(n) => {
                 for (name, block, key) in CFN_BILLING {
                     if *name == p.cfn {
                         in_table_and_indexes(props, block, key, &reference);
                     }
                 }
                 if p.cfn == "RecoveryPeriodInDays" {
-                    props["PointInTimeRecoverySpecification"]["RecoveryPeriodInDays"] =
-                        json!({"Fn::If": ["PointInTimeRecoveryOn", reference, {"Ref": "AWS::NoValue"}]});
+                    props["PointInTimeRecoverySpecification"]["RecoveryPeriodInDays"] = json!({"Fn::If": ["PointInTimeRecoveryOn", reference, {"Ref": "AWS::NoValue"}]});
                     json!({"Type": "Number", "Default": n, "MinValue": 1, "MaxValue": 35})
                 } else {
                     json!({"Type": "Number", "Default": n, "MinValue": 1})
                 }
             }
-            Default::Switch(on) => {
+            Setting::Switch(on) => {
                 if p.cfn == "DeletionProtection" {
                     props["DeletionProtectionEnabled"] = reference;
                 } else {
@@ -146,7 +175,6 @@ pub(super) fn cloudformation(template: &mut Value, id: &str, m: &Model) {
                 json!({"Type": "String", "Default": on.to_string(), "AllowedValues": ["true", "false"]})
             }
         };
-        let mut decl = decl;
         decl["Description"] = json!(p.about);
         declared.insert(p.cfn.into(), decl);
     }
@@ -166,11 +194,11 @@ pub(super) fn terraform(document: &mut Value, id: &str, m: &Model) {
     for p in params(m) {
         let reference = json!(format!("${{var.{}}}", p.tf));
         let (ty, default) = match &p.default {
-            Default::Name(n) => {
+            Setting::Name(n) => {
                 table["name"] = reference;
                 ("string", json!(n))
             }
-            Default::Number(n) => {
+            Setting::Number(n) => {
                 match p.tf {
                     "recovery_period_in_days" => {
                         table["point_in_time_recovery"][0]["recovery_period_in_days"] = json!(
@@ -189,7 +217,7 @@ pub(super) fn terraform(document: &mut Value, id: &str, m: &Model) {
                 }
                 ("number", json!(n))
             }
-            Default::Switch(on) => {
+            Setting::Switch(on) => {
                 if p.tf == "deletion_protection_enabled" {
                     table["deletion_protection_enabled"] = reference;
                 } else {

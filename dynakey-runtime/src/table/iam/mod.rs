@@ -309,17 +309,33 @@ impl Access {
             if actions.is_empty() || resources.is_empty() {
                 return;
             }
-            let mut s = json!({"Sid": sid, "Effect": "Allow", "Action": actions, "Resource": resources});
+            let mut s =
+                json!({"Sid": sid, "Effect": "Allow", "Action": actions, "Resource": resources});
             if let (true, Some(r)) = (keyed, &reach) {
                 s["Condition"] = leading_keys(r, t);
             }
             out.push(s);
         };
-        push("Items", names(Action::on_items), vec![t.table.clone()], true);
+        push(
+            "Items",
+            names(Action::on_items),
+            vec![t.table.clone()],
+            true,
+        );
         let index_arns = indexes.iter().map(|ix| (t.index)(ix)).collect();
         push("Indexes", names(Action::on_indexes), index_arns, true);
-        push("Table", names(Action::on_table), vec![t.table.clone()], false);
-        push("Stream", names(Action::on_stream), vec![t.stream.clone()], false);
+        push(
+            "Table",
+            names(Action::on_table),
+            vec![t.table.clone()],
+            false,
+        );
+        push(
+            "Stream",
+            names(Action::on_stream),
+            vec![t.stream.clone()],
+            false,
+        );
         if out.is_empty() {
             return Err(invalid(format!(
                 "the access to {} grants nothing: no action applies to its resources",
