@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 #[pk("TENANT#<tenant>#MEMBER#<id>")]
 #[sk("PROFILE")]
 #[gsi("ByTeam", pk = "TENANT#<tenant>#TEAM#<team>", sk = "MEMBER#<id>")]
-#[gsi("Featured", pk = "FEATURED", sk = "MEMBER#<id>")]
+#[gsi("Featured", pk = "FEATURED", sk = "M#<id>")]
 #[lsi("ByName", sk = "NAME#<name>")]
 struct Member {
     tenant: String,
