@@ -5,6 +5,9 @@ mod apply;
 #[cfg_attr(docsrs, doc(cfg(feature = "export")))]
 pub mod export;
 pub(crate) mod golden;
+#[cfg(feature = "export")]
+#[cfg_attr(docsrs, doc(cfg(feature = "export")))]
+pub mod iam;
 mod options;
 mod settings;
 pub(crate) mod vector;

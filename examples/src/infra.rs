@@ -13,13 +13,16 @@
 //! assert!(all.iter().any(|t| t.name == "task-counts" && t.options.stream.is_some()));
 //! ```
 
+use dynakey::table::export::{self, CloudFormation, Terraform};
+use dynakey::table::iam::{Access, Action};
 use dynakey::table::{
     Billing, Encryption, PointInTimeRecovery, TableClass, TableOptions, WarmThroughput,
 };
-use dynakey::{DynamoEntity, DynamoTable, EntityMeta};
+use dynakey::{DynamoEntity, DynamoTable, EntityMeta, Error};
 
 use crate::designs::{self, tables::Shop};
 use crate::documented::DocTable;
+use crate::recipes::multi_tenant::Tenant;
 use crate::task_counts::TaskCountsTable;
 
 /// A product of a catalogue: a keys-only index by category and an index
@@ -67,6 +70,23 @@ pub struct Table {
     pub entities: Vec<&'static EntityMeta>,
     /// Its options.
     pub options: TableOptions,
+    /// The accesses the code declares, each exported as a least-privilege
+    /// policy beside the table.
+    pub access: Vec<Access>,
+}
+
+impl Table {
+    /// Its CloudFormation template, with the policy of each access.
+    pub fn cloudformation(&self) -> Result<CloudFormation, Error> {
+        let cfn = export::cloudformation(self.name, &self.entities, &self.options)?;
+        self.access.iter().try_fold(cfn, |t, a| t.with_access(a))
+    }
+
+    /// Its Terraform document, with the policy of each access.
+    pub fn terraform(&self) -> Result<Terraform, Error> {
+        let tf = export::terraform(self.name, &self.entities, &self.options)?;
+        self.access.iter().try_fold(tf, |t, a| t.with_access(a))
+    }
 }
 
 /// The shop with every setting the entities cannot know.
@@ -103,27 +123,48 @@ pub fn tables() -> Vec<Table> {
             name: e.name,
             entities: (e.build)().expect("the catalogue builds").metas(),
             options: TableOptions::default(),
+            // The tenants' role, one policy for all (the session's tag).
+            access: match e.name {
+                "multi_tenant" => vec![Tenant::access_by_tag(e.name)],
+                _ => Vec::new(),
+            },
         })
         .collect();
     out.push(Table {
         name: "task-counts",
         entities: TaskCountsTable::ENTITIES.to_vec(),
         options: TaskCountsTable::options(),
+        // The handler: reads the stream, writes the counts.
+        access: vec![Access::new("task-counts", TaskCountsTable::ENTITIES)
+            .stream()
+            .label("Handler")],
     });
     out.push(Table {
         name: "documented",
         entities: DocTable::ENTITIES.to_vec(),
         options: DocTable::options().point_in_time_recovery(PointInTimeRecovery::default()),
+        access: Vec::new(),
     });
     out.push(Table {
         name: "catalog",
         entities: Catalog::ENTITIES.to_vec(),
         options: Catalog::options().table_class(TableClass::StandardInfrequentAccess),
+        // A storefront that only reads the catalogue.
+        access: vec![Access::new("catalog", Catalog::ENTITIES)
+            .read_only()
+            .label("Storefront")],
     });
     out.push(Table {
         name: "shop-production",
         entities: Shop::ENTITIES.to_vec(),
         options: production(),
+        // The service's reads and writes, and an operator's scans apart.
+        access: vec![
+            Access::new("shop-production", Shop::ENTITIES).label("Service"),
+            Access::new("shop-production", Shop::ENTITIES)
+                .only(&[Action::Scan, Action::DescribeTable])
+                .label("Operator"),
+        ],
     });
     out.push(Table {
         name: "shop-provisioned",
@@ -134,6 +175,7 @@ pub fn tables() -> Vec<Table> {
                 write: 10,
             })
             .encryption(Encryption::Kms { key: None }),
+        access: Vec::new(),
     });
     out
 }
@@ -154,13 +196,10 @@ pub fn find(name: &str) -> Option<Table> {
 pub fn export(name: &str, format: &str) -> Result<String, String> {
     let t =
         find(name).ok_or_else(|| format!("no table named {name:?} (`design list` lists them)"))?;
-    let cfn = || dynakey::table::export::cloudformation(t.name, &t.entities, &t.options);
     let text = match format {
-        "cfn-json" => cfn().map(|c| c.json()),
-        "cfn-yaml" => cfn().map(|c| c.yaml()),
-        "terraform" => {
-            dynakey::table::export::terraform(t.name, &t.entities, &t.options).map(|t| t.json())
-        }
+        "cfn-json" => t.cloudformation().map(|c| c.json()),
+        "cfn-yaml" => t.cloudformation().map(|c| c.yaml()),
+        "terraform" => t.terraform().map(|t| t.json()),
         other => {
             return Err(format!(
                 "unknown format {other:?}: cfn-json, cfn-yaml or terraform"

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use dynakey::table::{export, Billing, Encryption, TableOptions};
+use dynakey::table::{Billing, Encryption, TableOptions};
 use dynakey_examples::infra::{self, Catalog};
 use serde_json::Value;
 
@@ -35,6 +35,7 @@ const GOLDEN: &[&str] = &[
     "native_keys",
     "native_orders",
     "patterns",
+    "multi_tenant",
 ];
 
 struct Exported {
@@ -49,9 +50,10 @@ fn exports() -> Vec<Exported> {
     infra::tables()
         .into_iter()
         .map(|t| {
-            let cfn = export::cloudformation(t.name, &t.entities, &t.options)
+            let cfn = t
+                .cloudformation()
                 .unwrap_or_else(|e| panic!("{}: {e}", t.name));
-            let tf = export::terraform(t.name, &t.entities, &t.options).unwrap();
+            let tf = t.terraform().unwrap();
             Exported {
                 name: t.name,
                 json: cfn.json(),
@@ -297,6 +299,19 @@ fn documented() -> BTreeMap<&'static str, Option<Vec<&'static str>>> {
             Some(vec!["read_units_per_second", "write_units_per_second"]),
         ),
         ("tags", None),
+        // A least-privilege policy from the code (`Access`).
+        (
+            "aws_iam_policy",
+            Some(vec![
+                "description",
+                "name",
+                "name_prefix",
+                "path",
+                "policy",
+                "policy_id",
+                "tags",
+            ]),
+        ),
         // Data sources: the lookups of a KMS key named by alias or key id.
         ("aws_kms_alias", Some(vec!["name"])),
         ("aws_kms_key", Some(vec!["grant_tokens", "key_id"])),
@@ -349,8 +364,47 @@ fn terraform_exports_use_only_documented_arguments() {
         }
         for k in e.terraform.as_object().unwrap().keys() {
             assert!(
-                ["resource", "data"].contains(&k.as_str()),
+                ["resource", "data", "variable"].contains(&k.as_str()),
                 "{}: {k}",
+                e.name
+            );
+        }
+        // Input variables: Terraform's documented arguments, a default of
+        // the declared type, and every `var.x` the document uses declared.
+        let variables = e.terraform["variable"].as_object().expect("variables");
+        for (v, decl) in variables {
+            for k in decl.as_object().unwrap().keys() {
+                assert!(
+                    [
+                        "default",
+                        "description",
+                        "type",
+                        "validation",
+                        "sensitive",
+                        "nullable"
+                    ]
+                    .contains(&k.as_str()),
+                    "{}: variable {v}: {k}",
+                    e.name
+                );
+            }
+            let typed = match decl["type"].as_str().unwrap() {
+                "string" => decl["default"].is_string(),
+                "number" => decl["default"].is_u64(),
+                "bool" => decl["default"].is_boolean(),
+                other => panic!("{}: variable {v} of type {other}", e.name),
+            };
+            assert!(typed, "{}: variable {v}: {decl}", e.name);
+        }
+        let text = e.terraform_text.replace("$${", "");
+        for used in text.split("var.").skip(1) {
+            let name: String = used
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            assert!(
+                variables.contains_key(&name),
+                "{}: var.{name} undeclared",
                 e.name
             );
         }

@@ -61,6 +61,10 @@ pub enum RefusedReason {
     /// A table definition or option the table cannot have, or a table
     /// that lacks what was asked of it (a stream, a partition key).
     TableDefinition,
+    /// An access policy that cannot say what was asked: a tenant's policy
+    /// for an entity whose partition key does not hold the tenant, for a
+    /// scan or the stream (which no key condition confines).
+    AccessPolicy,
     /// A setting out of its range (a cursor key too short, an origin the
     /// embedded server cannot allow).
     InvalidSetting,

@@ -237,7 +237,7 @@ pub(super) fn field_value(tpl: &KeyTemplate, format: PartFormat, text: &str) -> 
 
 /// Checks raw text (a bare or `path` field): no control characters, no
 /// U+10FFFF.
-pub(super) fn check_raw(s: &str) -> Result<(), KeyFormatReason> {
+pub(crate) fn check_raw(s: &str) -> Result<(), KeyFormatReason> {
     match s.chars().find(|c| forbidden_raw(*c)) {
         Some(found) => Err(KeyFormatReason::ForbiddenChar { found }),
         None => Ok(()),

@@ -6,6 +6,7 @@
 
 use std::fmt;
 
+use dynakey::table::iam::Access;
 use dynakey::{Db, Entity, Error, Page};
 
 use crate::report::{Printout, Table};
@@ -60,6 +61,32 @@ impl Tenant {
         &self.tenant
     }
 
+    /// What this handle sends, as IAM sees it: reads and writes of the
+    /// tenant's documents, confined by `dynamodb:LeadingKeys` to its
+    /// partition (`TENANT#acme`). The role a request of this tenant runs
+    /// under gets [`Access::policy`], so even code that bypasses the
+    /// handle cannot reach another tenant's items.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use dynakey::table::iam::Arns;
+    /// let db = dynakey::local::memory().unwrap().db("docs");
+    /// let acme = dynakey_examples::recipes::multi_tenant::Tenant::new(&db, "acme").unwrap();
+    /// let policy = acme.access().policy(&Arns::default()).unwrap();
+    /// let keys = &policy["Statement"][0]["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"];
+    /// assert_eq!(keys, &serde_json::json!(["TENANT#acme"]));
+    /// # });
+    /// ```
+    pub fn access(&self) -> Access {
+        tenant_access(self.db.table_name()).tenant("tenant", &self.tenant)
+    }
+
+    /// The access of every tenant's handle in one policy, the tenant named
+    /// by the role session's tag `tenant` (`aws:PrincipalTag/tenant`).
+    pub fn access_by_tag(table: &str) -> Access {
+        tenant_access(table).tenant_variable("tenant", "aws:PrincipalTag/tenant")
+    }
+
     /// Writes a document of this tenant.
     pub async fn put(&self, doc_id: &str, title: &str) -> Result<(), Error> {
         self.db
@@ -90,6 +117,11 @@ impl Tenant {
             .page(cursor)
             .await
     }
+}
+
+/// A tenant's reads and writes of table `table`, before it is confined.
+fn tenant_access(table: &str) -> Access {
+    Access::new(table, &[TenantDoc::META]).label("Tenant")
 }
 
 /// What the recipe read.

@@ -90,6 +90,22 @@ pub fn cfn_lint() -> Option<PathBuf> {
     })
 }
 
+/// parliament (an IAM policy auditor): `DYNAKEY_PARLIAMENT`, the
+/// workspace's `.venv`, `parliament`; required when
+/// `DYNAKEY_REQUIRE_PARLIAMENT=1`.
+pub fn parliament() -> Option<PathBuf> {
+    let candidates = env_path("DYNAKEY_PARLIAMENT").into_iter().chain([
+        root().join(".venv/bin/parliament"),
+        PathBuf::from("parliament"),
+    ]);
+    find(
+        "parliament",
+        "DYNAKEY_REQUIRE_PARLIAMENT",
+        candidates,
+        |p| runs(p, &["--version"]),
+    )
+}
+
 /// Chromium: `DYNAKEY_CHROMIUM`, else `chromium` on PATH.
 pub fn chromium() -> Option<PathBuf> {
     let candidates = env_path("DYNAKEY_CHROMIUM")

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{pretty, yaml, Index, Model};
+use super::{params, pretty, yaml, Index, Model};
 use crate::entity::EntityMeta;
 use crate::error::Error;
 use crate::table::{Billing, Encryption, TableOptions};
@@ -12,8 +12,10 @@ use crate::table::{Billing, Encryption, TableOptions};
 /// [`cloudformation`] and the example on [`export`](super)).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CloudFormation {
-    logical_id: String,
-    template: Value,
+    pub(super) logical_id: String,
+    /// The table's name in the code (the default of its parameter).
+    pub(super) table: String,
+    pub(super) template: Value,
 }
 
 impl CloudFormation {
@@ -280,14 +282,16 @@ pub fn cloudformation(
             json!({"Description": format!("The stream ARN of table {name}"), "Value": {"Fn::GetAtt": [id, "StreamArn"]}}),
         );
     }
-    let template = json!({
+    let mut template = json!({
         "AWSTemplateFormatVersion": "2010-09-09",
         "Description": format!("DynamoDB table {name}, exported by dynakey from its entities"),
         "Resources": { id.clone(): resource },
         "Outputs": outputs,
     });
+    params::cloudformation(&mut template, &id, &m);
     Ok(CloudFormation {
         logical_id: id,
+        table: name.to_owned(),
         template,
     })
 }

@@ -12,6 +12,12 @@
 //! (`VectorIndexes`); Terraform refuses a table with one, as long as the
 //! AWS provider's `aws_dynamodb_table` has no documented argument for them.
 //!
+//! What a stack varies (the table name, billing numbers, deletion
+//! protection, point-in-time recovery) is a CloudFormation parameter or a
+//! Terraform variable whose default is the code's value. A declared use
+//! of the table ([`iam::Access`](super::iam::Access)) adds its
+//! least-privilege policy beside the table (`with_access`).
+//!
 //! ```
 //! # use dynakey_derive::DynamoEntity;
 //! # #[derive(DynamoEntity)]
@@ -24,13 +30,18 @@
 //! let options = TableOptions::default().deletion_protection().tag("team", "notes");
 //! let cfn = export::cloudformation("notes", &[Note::META], &options).unwrap();
 //! assert_eq!(cfn.logical_id(), "NotesTable");
-//! assert!(cfn.json().contains("\"DeletionProtectionEnabled\": true"));
+//! // A stack's settings are parameters whose defaults are the code's values.
+//! let t = cfn.template();
+//! assert_eq!(t["Resources"]["NotesTable"]["Properties"]["DeletionProtectionEnabled"]["Ref"], "DeletionProtection");
+//! assert_eq!(t["Parameters"]["DeletionProtection"]["Default"], "true");
 //! assert!(cfn.yaml().contains("IndexName: \"GSI1\""));
 //! let tf = export::terraform("notes", &[Note::META], &options).unwrap();
 //! assert!(tf.json().contains("\"aws_dynamodb_table\""));
 //! ```
 
+mod access;
 mod cloudformation;
+mod params;
 mod terraform;
 mod yaml;
 

@@ -10,7 +10,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{pretty, Index, Model};
+use super::{params, pretty, Index, Model};
 use crate::entity::EntityMeta;
 use crate::error::Error;
 use crate::table::{Billing, Encryption, TableOptions};
@@ -18,8 +18,10 @@ use crate::table::{Billing, Encryption, TableOptions};
 /// A `.tf.json` document holding the table (see [`terraform`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Terraform {
-    resource_name: String,
-    document: Value,
+    pub(super) resource_name: String,
+    /// The table's name in the code (the default of its variable).
+    pub(super) table: String,
+    pub(super) document: Value,
 }
 
 impl Terraform {
@@ -225,7 +227,7 @@ impl<'a> KmsKey<'a> {
 /// Terraform reads every string of a `.tf.json` as a template: `${` and
 /// `%{` start an interpolation or a directive. A name or value from the
 /// code is written as itself, so both are escaped (`$${`, `%%{`).
-fn escape(s: &str) -> String {
+pub(super) fn escape(s: &str) -> String {
     s.replace("${", "$${").replace("%{", "%%{")
 }
 
@@ -305,8 +307,10 @@ pub fn terraform(
     if !data.is_empty() {
         document["data"] = Value::Object(data);
     }
+    params::terraform(&mut document, &id, &m);
     Ok(Terraform {
         resource_name: id,
+        table: name.to_owned(),
         document,
     })
 }
