@@ -29,6 +29,7 @@ pub use native::{compare_key_values, NativeArg, NativeKeyAttr, NativePrefix};
 pub use native::{native_str, native_str_prefix};
 pub use native_chain::{NativeKeyBuilder, NativeSortFull, NativeSortNext};
 pub use reader::{parse, KeyReader};
+#[cfg(feature = "export")]
 pub(crate) use template::check_raw;
 pub use template::{escape_char, KeyTemplate, PartFormat, TemplatePart};
 pub(crate) use typed::PkValue;
