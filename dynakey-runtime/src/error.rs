@@ -196,7 +196,7 @@ pub enum Error {
         value: String,
     },
     /// A vector search refused before sending (transparent): see
-    /// [`VectorSearchError`](crate::vector::VectorSearchError).
+    /// [`VectorSearchError`].
     VectorSearch(VectorSearchError),
     /// Any other error of the AWS SDK, kept as it was (transparent).
     Sdk(BoxError),

@@ -76,7 +76,7 @@ mod search;
 
 pub use crate::entity::{limits, Distance, VectorIndexMeta};
 pub use crate::error::{VectorSearchError, VectorSearchReason};
-pub use search::{Scored, Search, VectorCond, VectorFilter, VectorScope};
+pub use search::{Scored, Search, VectorCond, VectorFilter, VectorScope, DEFAULT_TOP_K};
 
 /// A vector field's type: `[f32; N]` (its length known to the type) or
 /// `Vec<f32>` (checked at run time), each as a slice of its elements.

@@ -41,8 +41,9 @@ pub use writer::{slot, slot_opt, KeyForm, KeyWriter, Slot};
 /// How a field of type `T` is written into a key and read back: one
 /// [`KeyForm`] per format.
 ///
-/// One function per format ([`text`], [`padded`], [`signed`], [`decimal`],
-/// [`reverse`]) gives a field's form. Derived code reaches them through
+/// One function per format ([`text`](form::text), [`padded`](form::padded),
+/// [`signed`](form::signed), [`decimal`](form::decimal),
+/// [`reverse`](form::reverse)) gives a field's form. Derived code reaches them through
 /// the format traits (`<u32 as KeyPadded>::padded_form()`), wherever the
 /// field is written (key functions, `to_item`, typed updates, sort-key
 /// chains) or read (`parse_*`): a field type without the format's trait
