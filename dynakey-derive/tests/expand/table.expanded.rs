@@ -1,6 +1,6 @@
-// size: 460 tokens, 39 lines
+// size: 482 tokens, 45 lines
 
-// #[derive(DynamoTable)] on `Shop`: 460 tokens, 39 lines
+// #[derive(DynamoTable)] on `Shop`: 482 tokens, 45 lines
 
 #[automatically_derived]
 impl Shop {
@@ -24,15 +24,21 @@ impl Shop {
     pub fn options() -> ::dynakey::table::TableOptions {
         <::dynakey::table::TableOptions as ::dynakey::__private::Default>::default()
     }
-    #[doc = r" The CloudFormation template of the table, named `name`,"]
-    #[doc = r" with `options` (start from `Self::options()`)."]
-    pub fn cloudformation(name: &str, options: &::dynakey::table::TableOptions,) -> ::dynakey::__private::Result<::dynakey::table::export::CloudFormation, ::dynakey::__private::Error> {
-        ::dynakey::table::export::cloudformation(name, Self::ENTITIES, options)
-    }
-    #[doc = r" The Terraform (`.tf.json`) document of the table, named"]
-    #[doc = r" `name`, with `options` (start from `Self::options()`)."]
-    pub fn terraform(name: &str, options: &::dynakey::table::TableOptions,) -> ::dynakey::__private::Result<::dynakey::table::export::Terraform, ::dynakey::__private::Error> {
-        ::dynakey::table::export::terraform(name, Self::ENTITIES, options)
+}
+::dynakey::__private::if_export! {
+    #[automatically_derived]
+    impl Shop {
+        #[doc = r" The CloudFormation template of the table, named `name`,"]
+        #[doc = r" with `options` (start from `Self::options()`). Feature `export`."]
+        pub fn cloudformation(name: &str, options: &::dynakey::table::TableOptions,) -> ::dynakey::__private::Result<::dynakey::table::export::CloudFormation, ::dynakey::__private::Error> {
+            ::dynakey::table::export::cloudformation(name, Self::ENTITIES, options)
+        }
+        #[doc = r" The Terraform (`.tf.json`) document of the table, named"]
+        #[doc = r" `name`, with `options` (start from `Self::options()`)."]
+        #[doc = r" Feature `export`."]
+        pub fn terraform(name: &str, options: &::dynakey::table::TableOptions,) -> ::dynakey::__private::Result<::dynakey::table::export::Terraform, ::dynakey::__private::Error> {
+            ::dynakey::table::export::terraform(name, Self::ENTITIES, options)
+        }
     }
 }
 Member! {
