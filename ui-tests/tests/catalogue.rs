@@ -205,8 +205,9 @@ fn page() -> String {
          edit the list, then run `DYNAKEY_BLESS=1 cargo test -p dynakey-ui-tests --test catalogue`. -->\n\n\
          Every mistake dynakey can see at compile time is an error with a code: `DYNA1xx` for one \
          entity's attributes, `DYNA2xx` for typed updates and writes, `DYNA3xx` for the entities of \
-         one table or union against each other, `DYNA4xx` for reads, and `DYNA5xx` for drift from \
-         the table's committed schema snapshot. A message names the code, says what is wrong in one \
+         one table or union against each other, `DYNA4xx` for reads, `DYNA5xx` for drift from the \
+         table's committed schema snapshot, and `DYNA6xx` for vector indexes (`DYNA610` and above \
+         across a table's entities). A message names the code, says what is wrong in one \
          line, redraws the template with a caret under the culprit where a template is involved, and \
          ends with a help line. The codes the runtime's traits report (an unmet bound) say so below.\n\n\
          | code | what it means |\n|---|---|\n",

@@ -67,3 +67,7 @@ pub mod _13_observability_and_cost {
 pub mod _14_performance {
     #![doc = include_str!("performance.md")]
 }
+
+pub mod _15_vector_indexes {
+    #![doc = include_str!("vector_indexes.md")]
+}
