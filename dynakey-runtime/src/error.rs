@@ -451,7 +451,8 @@ impl Error {
     /// ([`Error::BatchIncomplete`]); empty for any other error.
     ///
     /// ```
-    /// let err = dynakey_runtime::Error::Refused { message: "no".into() };
+    /// use dynakey_runtime::{Error, RefusedReason};
+    /// let err = Error::Refused { reason: RefusedReason::Other, message: "no".into() };
     /// assert!(err.throttles().is_empty());
     /// ```
     pub fn throttles(&self) -> &[Throttle] {

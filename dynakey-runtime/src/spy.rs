@@ -39,8 +39,8 @@ use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
 use aws_sdk_dynamodb::error::BoxError;
 use aws_sdk_dynamodb::operation::{
     batch_get_item as bg, batch_write_item as bw, delete_item as di, get_item as gi,
-    put_item as pi, query as q, scan as sc, transact_get_items as tg, transact_write_items as tw,
-    update_item as ui,
+    put_item as pi, query as q, scan as sc, search_vectors as sv, transact_get_items as tg,
+    transact_write_items as tw, update_item as ui,
 };
 use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity};
 use aws_sdk_dynamodb::Client;
@@ -251,6 +251,7 @@ fn explain(input: &Input) -> Option<(Explain, Option<ReturnConsumedCapacity>)> {
         di::DeleteItemInput,
         q::QueryInput,
         sc::ScanInput,
+        sv::SearchVectorsInput,
         bw::BatchWriteItemInput,
         bg::BatchGetItemInput,
         tw::TransactWriteItemsInput,

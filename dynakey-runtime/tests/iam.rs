@@ -57,6 +57,18 @@ struct User {
     handle: String,
 }
 
+/// A ticket with a vector index scoped by tenant.
+#[derive(DynamoEntity)]
+#[dynamo(crate = "dynakey_runtime", entity = "TICKET")]
+#[pk("TENANT#<tenant>#TICKET")]
+#[sk("T#<id>")]
+#[vector_index("Similar", vector = embedding, dimensions = 2, distance = "COSINE", scope(tenant))]
+struct Ticket {
+    tenant: String,
+    id: String,
+    embedding: [f32; 2],
+}
+
 fn arns() -> Arns {
     Arns::new("aws", "eu-west-1", "111122223333")
 }
@@ -209,6 +221,8 @@ fn what_a_tenants_policy_cannot_confine_is_refused() {
     };
     let err = refused(acme(&[Invoice::META]).scan());
     assert!(err.contains("cannot scan"), "{err}");
+    let err = refused(acme(&[Ticket::META]).search());
+    assert!(err.contains("cannot search vectors"), "{err}");
     let err = refused(acme(&[Invoice::META]).stream());
     assert!(err.contains("stream"), "{err}");
     let err = refused(acme(&[Invoice::META, Plan::META]));
@@ -300,4 +314,31 @@ fn every_request_maps_to_the_action_that_authorizes_it() {
     ] {
         assert_eq!(Action::of_request(op), action, "{op}");
     }
+}
+
+#[test]
+fn a_vector_search_is_granted_on_each_vector_index_only_when_declared() {
+    let plain = Access::new("tickets", &[Ticket::META])
+        .policy(&arns())
+        .unwrap();
+    assert!(!plain.to_string().contains("SearchVectors"), "{plain}");
+    let doc = Access::new("tickets", &[Ticket::META])
+        .search()
+        .policy(&arns())
+        .unwrap();
+    let s = statement(&doc, "VectorIndexes");
+    assert_eq!(s["Action"], json!(["dynamodb:SearchVectors"]));
+    assert_eq!(
+        s["Resource"],
+        json!(["arn:aws:dynamodb:eu-west-1:111122223333:table/tickets/index/Similar"])
+    );
+    // Not on the table, nor in the item statement.
+    assert!(!statement(&doc, "Items")["Action"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("dynamodb:SearchVectors")));
+    assert_eq!(
+        Action::of_request("SearchVectors"),
+        Some(Action::SearchVectors)
+    );
 }

@@ -47,6 +47,9 @@ const SCANNING: &[&str] = &[
     "export_to_laptop",
 ];
 
+/// The recipes whose declared use includes `SearchVectors`.
+const SEARCHING: &[&str] = &["similar_tickets"];
+
 /// The entities a recipe's table holds: the design catalogue's table of
 /// the recipe (`-legacy`, `-priority`: its second table), or, for the
 /// tables the catalogue leaves out, the code's own list.
@@ -55,6 +58,9 @@ fn entities(recipe: &str, suffix: &str) -> Vec<&'static EntityMeta> {
         ("schema_evolution", "") => ShopV2::ENTITIES.to_vec(),
         ("export_to_laptop", "") => designs::tables::Shop::ENTITIES.to_vec(),
         ("queue", "-workers") => Queue::ENTITIES.to_vec(),
+        ("similar_tickets", "") => {
+            dynakey_examples::recipes::similar_tickets::SupportTable::ENTITIES.to_vec()
+        }
         _ => {
             let entry = designs::ALL
                 .iter()
@@ -71,6 +77,8 @@ fn entities(recipe: &str, suffix: &str) -> Vec<&'static EntityMeta> {
 fn partition_attr(metas: &[&'static EntityMeta], index: Option<&str>) -> &'static str {
     match index {
         None => metas[0].pk.attr,
+        // A vector index has no partition key: a search names none.
+        Some(ix) if metas.iter().any(|m| m.vector(ix).is_some()) => "",
         Some(ix) => {
             let m = metas
                 .iter()
@@ -180,6 +188,11 @@ fn every_request_the_recipes_send_is_allowed_by_the_policy_from_the_code() {
             let access = Access::new(t, &tables(t));
             let access = if SCANNING.contains(&recipe.name) {
                 access.scan()
+            } else {
+                access
+            };
+            let access = if SEARCHING.contains(&recipe.name) {
+                access.search()
             } else {
                 access
             };

@@ -10,6 +10,7 @@ use aws_sdk_dynamodb::operation::get_item::GetItemInput;
 use aws_sdk_dynamodb::operation::put_item::PutItemInput;
 use aws_sdk_dynamodb::operation::query::QueryInput;
 use aws_sdk_dynamodb::operation::scan::ScanInput;
+use aws_sdk_dynamodb::operation::search_vectors::SearchVectorsInput;
 use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsInput;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsInput;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemInput;
@@ -130,6 +131,21 @@ impl From<&QueryInput> for Explain {
         option(&mut x, "Limit", i.limit());
         option(&mut x, "ConsistentRead", i.consistent_read());
         option(&mut x, "Select", i.select().map(|s| s.as_str()));
+        x
+    }
+}
+
+impl From<&SearchVectorsInput> for Explain {
+    fn from(i: &SearchVectorsInput) -> Self {
+        let mut x = Explain::new("SearchVectors", i.table_name().unwrap_or_default());
+        x.index = text(i.index_name());
+        // The search schema's condition: the scope by equality, then the
+        // filters.
+        x.filter = text(i.search_condition_expression());
+        x.projection = text(i.projection_expression());
+        common!(x, i; names, values);
+        option(&mut x, "TopK", i.top_k());
+        option(&mut x, "Dimensions", Some(i.search_vector().len()));
         x
     }
 }

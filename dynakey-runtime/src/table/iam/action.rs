@@ -39,6 +39,8 @@ pub enum Action {
     Query,
     /// `Scan` of the table or an index.
     Scan,
+    /// `SearchVectors` of a vector index.
+    SearchVectors,
     /// `UpdateItem`, and an `Update` of a transaction.
     UpdateItem,
 }
@@ -78,6 +80,7 @@ impl Action {
             Action::PutItem => "dynamodb:PutItem",
             Action::Query => "dynamodb:Query",
             Action::Scan => "dynamodb:Scan",
+            Action::SearchVectors => "dynamodb:SearchVectors",
             Action::UpdateItem => "dynamodb:UpdateItem",
         }
     }
@@ -96,6 +99,7 @@ impl Action {
             "ConditionCheck" | "ConditionCheckItem" => Action::ConditionCheckItem,
             "Query" => Action::Query,
             "Scan" => Action::Scan,
+            "SearchVectors" => Action::SearchVectors,
             "BatchGetItem" => Action::BatchGetItem,
             "BatchWriteItem" => Action::BatchWriteItem,
             "DescribeTable" => Action::DescribeTable,
@@ -109,7 +113,12 @@ impl Action {
     /// Acts on items of the table (and names their partition keys, but
     /// `Scan`).
     pub(super) fn on_items(self) -> bool {
-        !self.on_table() && !self.on_stream()
+        !self.on_table() && !self.on_stream() && !self.on_vectors()
+    }
+
+    /// Acts on a vector index only.
+    pub(super) fn on_vectors(self) -> bool {
+        self == Action::SearchVectors
     }
 
     /// Acts on an index too.

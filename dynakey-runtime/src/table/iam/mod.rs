@@ -190,6 +190,13 @@ impl Access {
         self.with(&[Action::Scan])
     }
 
+    /// With `SearchVectors` of the entities' vector indexes (never with a
+    /// tenant: a search's scope is no partition key, so
+    /// `dynamodb:LeadingKeys` cannot confine it).
+    pub fn search(self) -> Self {
+        self.with(&[Action::SearchVectors])
+    }
+
     /// With the reads of the table's stream ([`Action::STREAM`]: the
     /// table's description for its stream ARN, and the stream's records).
     pub fn stream(self) -> Self {
@@ -283,6 +290,12 @@ impl Access {
                         self.table
                     )));
                 }
+                if self.actions.contains(&Action::SearchVectors) {
+                    return Err(invalid(format!(
+                        "a tenant's access to {} cannot search vectors: a search is scoped by its search schema, not by a partition key, so `dynamodb:LeadingKeys` cannot confine it",
+                        self.table
+                    )));
+                }
                 if self.actions.iter().any(|a| a.on_stream()) {
                     return Err(invalid(format!(
                         "a tenant's access to {} cannot read the stream: its records carry every tenant's items",
@@ -324,6 +337,19 @@ impl Access {
         );
         let index_arns = indexes.iter().map(|ix| (t.index)(ix)).collect();
         push("Indexes", names(Action::on_indexes), index_arns, true);
+        let mut vectors: Vec<&str> = Vec::new();
+        for v in self.metas.iter().flat_map(|m| m.vectors) {
+            if !vectors.contains(&v.name) {
+                vectors.push(v.name);
+            }
+        }
+        let vector_arns = vectors.iter().map(|ix| (t.index)(ix)).collect();
+        push(
+            "VectorIndexes",
+            names(Action::on_vectors),
+            vector_arns,
+            false,
+        );
         push(
             "Table",
             names(Action::on_table),
