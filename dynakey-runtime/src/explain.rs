@@ -32,7 +32,7 @@ use std::collections::BTreeMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-pub use cost::{IndexChange, IndexWrite, WriteCost};
+pub use cost::{IndexChange, IndexWrite, VectorWrite, WriteCost};
 
 /// The readable form of one request, or of one action of a transaction or
 /// batch. `Display` prints it as text.

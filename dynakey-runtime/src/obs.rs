@@ -21,6 +21,7 @@
 //! | `dynakey.entity` | the entity's Rust type name |
 //! | `aws.dynamodb.count`, `aws.dynamodb.scanned_count` | items returned and read (query, scan) |
 //! | `aws.dynamodb.consumed_capacity` | capacity units consumed, summed over the span's calls |
+//! | `dynakey.vector_bytes` | vector indexes' `VectorSearchRequestBytes` and `VectorWriteRequestBytes`, summed over the span's calls, when DynamoDB reports them (a write's only under `ReturnConsumedCapacity = INDEXES`) |
 //! | `dynakey.calls`, `dynakey.retries` | calls made (a batch chunk retries) and retries |
 //! | `dynakey.unprocessed` | batch requests still unprocessed after the retries |
 //! | `dynakey.actions` | actions of a transaction, requests of a batch chunk |
@@ -60,7 +61,7 @@ use std::future::Future;
 #[cfg(feature = "tracing")]
 use std::sync::{Mutex, PoisonError};
 
-use aws_sdk_dynamodb::types::ConsumedCapacity;
+use aws_sdk_dynamodb::types::{ConsumedCapacity, VectorCapacity};
 
 use crate::error::{Error, Throttle};
 
@@ -69,9 +70,10 @@ use crate::error::{Error, Throttle};
 pub(crate) struct Span {
     #[cfg(feature = "tracing")]
     span: tracing::Span,
-    /// The capacity units the span's calls reported so far.
+    /// The capacity units and the vector bytes the span's calls reported
+    /// so far.
     #[cfg(feature = "tracing")]
-    units: Mutex<f64>,
+    units: Mutex<(f64, f64)>,
 }
 
 #[cfg(feature = "tracing")]
@@ -99,6 +101,7 @@ impl Span {
             "aws.dynamodb.count" = tracing::field::Empty,
             "aws.dynamodb.scanned_count" = tracing::field::Empty,
             "aws.dynamodb.consumed_capacity" = tracing::field::Empty,
+            "dynakey.vector_bytes" = tracing::field::Empty,
             "dynakey.calls" = tracing::field::Empty,
             "dynakey.retries" = tracing::field::Empty,
             "dynakey.unprocessed" = tracing::field::Empty,
@@ -114,7 +117,7 @@ impl Span {
         }
         Self {
             span,
-            units: Mutex::new(0.0),
+            units: Mutex::new((0.0, 0.0)),
         }
     }
 
@@ -138,8 +141,26 @@ impl Span {
             .map(|c| c.capacity_units().unwrap_or_default())
             .sum();
         let mut units = self.units.lock().unwrap_or_else(PoisonError::into_inner);
-        *units += call;
-        self.record("aws.dynamodb.consumed_capacity", *units);
+        units.0 += call;
+        self.record("aws.dynamodb.consumed_capacity", units.0);
+        drop(units);
+        // Vector indexes report bytes beside the units, not in them.
+        let vectors = c
+            .iter()
+            .flat_map(|c| c.vector_indexes().into_iter().flat_map(|m| m.values()));
+        if let Some(b) = vectors.map(vector_bytes).reduce(|a, b| a + b) {
+            self.vector_bytes(b);
+        }
+    }
+
+    /// Adds the vector bytes of one call to the span's sum.
+    pub(crate) fn vector_bytes(&self, bytes: f64) {
+        if self.span.is_disabled() {
+            return;
+        }
+        let mut units = self.units.lock().unwrap_or_else(PoisonError::into_inner);
+        units.1 += bytes;
+        self.record("dynakey.vector_bytes", units.1);
     }
 }
 
@@ -156,6 +177,8 @@ impl Span {
     fn record(&self, _: &'static str, _: impl Sized) {}
 
     pub(crate) fn capacity(&self, _: &[ConsumedCapacity]) {}
+
+    pub(crate) fn vector_bytes(&self, _: f64) {}
 }
 
 impl Span {
@@ -208,6 +231,13 @@ impl Span {
             join(&|t| t.resource.as_ref().map_or(String::new(), |r| r.arn.clone())),
         );
     }
+}
+
+/// The bytes one vector index reported for a call: a search's and a
+/// write's.
+pub(crate) fn vector_bytes(v: &VectorCapacity) -> f64 {
+    v.vector_search_request_bytes().unwrap_or_default()
+        + v.vector_write_request_bytes().unwrap_or_default()
 }
 
 /// A short name for an error: the SDK's code, or the variant.

@@ -70,6 +70,12 @@ pub(crate) trait Operation: Send + Sized {
         &[]
     }
 
+    /// Vector indexes' bytes its output reports apart from any
+    /// `ConsumedCapacity` (a search's `VectorCapacity`).
+    fn vector_bytes(_out: &Self::Output) -> Option<f64> {
+        None
+    }
+
     /// Items returned and read, when the output says.
     fn counts(_out: &Self::Output) -> Option<(i32, i32)> {
         None
@@ -218,6 +224,9 @@ pub(crate) async fn call<O: Operation>(span: &Span, to: &To<'_, O::Client>, req:
     let sent = span.run(Box::pin(req.call(to.client))).await;
     if let Ok(out) = &sent {
         span.capacity(O::consumed(out));
+        if let Some(b) = O::vector_bytes(out) {
+            span.vector_bytes(b);
+        }
         if let Some((count, scanned)) = O::counts(out) {
             span.counts(count, scanned);
         }

@@ -7,9 +7,20 @@
 //! approximate, the engine's exact; see dynoxide's compatibility summary):
 //! never the exact list of results, nor the order of equal scores.
 
+#[path = "production/capture.rs"]
+mod capture;
+
+use aws_lambda_events::event::dynamodb::Event;
+use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
+use dynakey::changes::{Change, ChangeDecoder, IndexTransition, StreamView};
+use dynakey::explain::IndexChange;
+use dynakey::item_size;
 use dynakey::local::{self, Backend};
+use dynakey::spy::Recorder;
+use dynakey::table::TableOptions;
 use dynakey::vector::{Distance, VectorSearchReason};
 use dynakey::{Db, DynamoEntity, DynamoProjection, Entity, Error};
+use dynakey_examples::stream_capture::StreamCapture;
 
 /// A support ticket: scoped by tenant (not part of its key, so an update
 /// can move it to another tenant), filtered by status and priority.
@@ -47,6 +58,31 @@ pub struct Note {
 pub struct Probe {
     pub id: String,
     pub v: [f32; 1],
+}
+
+/// A passage of a book, its vector long enough that the bytes DynamoDB
+/// bills it at (4 a dimension) and the size of its numbers differ by a
+/// write unit.
+#[derive(DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "PASSAGE")]
+#[pk("PASSAGE#<id>")]
+#[vector_index("ByPassage", vector = v, dimensions = 400, distance = "DOT_PRODUCT", scope(book), projection = "INCLUDE(title)")]
+pub struct Passage {
+    pub id: String,
+    pub book: Option<String>,
+    pub title: String,
+    pub body: String,
+    pub v: Option<Vec<f32>>,
+}
+
+fn passage(id: &str, book: &str, seed: f32) -> Passage {
+    Passage {
+        id: id.into(),
+        book: Some(book.into()),
+        title: format!("passage {id}"),
+        body: "Call me Ishmael.".into(),
+        v: Some((0..400).map(|i| (i as f32 * seed).sin()).collect()),
+    }
 }
 
 #[derive(DynamoProjection, Debug, Clone, PartialEq)]
@@ -87,7 +123,7 @@ async fn table() -> Option<(Backend, Db)> {
         return None;
     }
     let db = local.db(name("v"));
-    db.create_table(&[Ticket::META, Note::META])
+    db.create_table(&[Ticket::META, Note::META, Passage::META])
         .await
         .expect("create the table");
     Some((local, db))
@@ -304,6 +340,205 @@ async fn an_index_holding_less_is_read_as_a_projection_or_keys() {
     assert!(keys.iter().any(|h| h.item == Note::key("n1").unwrap()));
     // Tickets share the table, not the index: no ticket comes back.
     assert!(keys.len() <= 3);
+}
+
+/// The bytes the last recorded request reported for `index`, and its
+/// table units.
+fn reported(spy: &Recorder, index: &str) -> (Option<f64>, f64) {
+    let last = spy.requests().pop().expect("a request");
+    let c = last.consumed.first().expect("capacity reported");
+    let bytes = c
+        .vector_indexes()
+        .and_then(|m| m.get(index))
+        .and_then(|v| v.vector_write_request_bytes());
+    let table = c
+        .table()
+        .and_then(|t| t.capacity_units())
+        .unwrap_or_default();
+    (bytes, table)
+}
+
+/// `explain` estimates what the engine reports (its figures captured from
+/// DynamoDB): a vector index's `VectorWriteRequestBytes` for each write,
+/// and table units counting the vector at 4 bytes a dimension.
+#[tokio::test]
+async fn explain_estimates_what_a_vector_write_reports() {
+    let Some((_b, db)) = table().await else {
+        return;
+    };
+    let spy = Recorder::new();
+    let db = spy.db(&db).with_capacity(ReturnConsumedCapacity::Indexes);
+    let p = passage("p1", "moby", 0.37);
+
+    let est = db.put(&p).explain().unwrap().cost.unwrap();
+    assert_eq!(est.vectors[0].change, IndexChange::Enter);
+    // The entry: 400 × 4 bytes, the name `v`, the key, the scope, the
+    // discriminator and the title.
+    assert!(est.vector_bytes() > 1600.0, "{est}");
+    // Its numbers as written take more than 4 bytes each: counted by
+    // their size the item would cost another unit.
+    let by_numbers = (item_size(&p.to_item().unwrap()) as f64 / 1024.0).ceil();
+    assert_eq!(by_numbers, est.table_units + 1.0, "{est}");
+    db.put(&p).await.unwrap();
+    assert_eq!(
+        reported(&spy, "ByPassage"),
+        (Some(est.vector_bytes()), est.table_units),
+        "{est}"
+    );
+
+    // The same item again: nothing the index holds changes.
+    db.put(&p).await.unwrap();
+    assert_eq!(reported(&spy, "ByPassage").0, None);
+
+    // An update of an attribute the index holds rewrites the entry; of
+    // one it does not hold, leaves it be.
+    let retitle = || Passage::update("p1").set_title("renamed");
+    let est = db.update(retitle()).explain().unwrap().cost.unwrap();
+    assert_eq!(est.vectors[0].change, IndexChange::Rewrite);
+    db.update(retitle()).await.unwrap();
+    assert!(reported(&spy, "ByPassage").0.is_some_and(|b| b > 1600.0));
+    let rebody = || Passage::update("p1").set_body("It was the best of times.");
+    let est = db.update(rebody()).explain().unwrap().cost.unwrap();
+    assert_eq!(est.vectors[0].change, IndexChange::Untouched);
+    db.update(rebody()).await.unwrap();
+    assert_eq!(reported(&spy, "ByPassage").0, None);
+
+    // Removing the scope takes the item out of the index.
+    let unscope = || Passage::update("p1").set_book(None);
+    let est = db.update(unscope()).explain().unwrap().cost.unwrap();
+    assert_eq!(est.vectors[0].change, IndexChange::Leave);
+    db.update(unscope()).await.unwrap();
+    assert!(reported(&spy, "ByPassage").0.is_some());
+
+    // An item without a vector is in no vector index: no bytes either way.
+    let bare = Passage {
+        v: None,
+        ..passage("p2", "moby", 0.5)
+    };
+    let est = db.put(&bare).explain().unwrap().cost.unwrap();
+    assert_eq!(
+        (est.vectors[0].change, est.vector_bytes()),
+        (IndexChange::Untouched, 0.0)
+    );
+    db.put(&bare).await.unwrap();
+    assert_eq!(reported(&spy, "ByPassage"), (None, est.table_units));
+}
+
+/// The request span adds up the vector bytes each call reports: a write's
+/// (under `INDEXES`) and a search's.
+#[tokio::test]
+async fn the_request_span_records_vector_bytes() {
+    let Some((_b, db)) = table().await else {
+        return;
+    };
+    let db = db.with_capacity(ReturnConsumedCapacity::Indexes);
+    let (cap, _guard) = capture::capture();
+    let p = passage("p1", "moby", 0.37);
+    let est = db.put(&p).explain().unwrap().cost.unwrap();
+    db.put(&p).await.unwrap();
+    let put = cap.of("PutItem").pop().expect("a span");
+    assert_eq!(put.num("dynakey.vector_bytes"), Some(est.vector_bytes()));
+    db.search(Passage::by_passage("moby").unwrap(), p.v.as_ref().unwrap())
+        .top_k(1)
+        .keys_only()
+        .await
+        .unwrap();
+    let search = cap.of("SearchVectors").pop().expect("a span");
+    assert!(search.num("dynakey.vector_bytes").is_some_and(|b| b > 0.0));
+}
+
+/// A change record of an item holding a vector decodes from every source
+/// (the Streams API, its DynamoDB JSON, a Lambda event) into the entity,
+/// and says how the item moved in the vector index.
+#[tokio::test]
+async fn change_records_hold_the_vector_and_the_index_moves() {
+    let Some((b, _db)) = table().await else {
+        return;
+    };
+    let db = b.db(format!("vs_{}", uuid::Uuid::new_v4().simple()));
+    db.create_table_with(
+        &[Ticket::META],
+        TableOptions::default().stream(StreamView::NewAndOldImages),
+    )
+    .await
+    .expect("a table with a stream");
+    let mut cap = StreamCapture::new(&db, b.streams_client())
+        .await
+        .expect("the stream");
+    let t = ticket("1", "acme", "open", 1, [0.1, -2.5, 1e-3]);
+    db.put(&t).await.unwrap();
+    let moved = Ticket {
+        embedding: Some([0.5, 0.5, 0.0]),
+        ..t.clone()
+    };
+    db.put(&moved).await.unwrap();
+    db.update(Ticket::update("1").set_status("closed"))
+        .await
+        .unwrap();
+    let bare = Ticket {
+        embedding: None,
+        status: "closed".into(),
+        ..moved.clone()
+    };
+    db.put(&bare).await.unwrap();
+
+    let captured = cap.next_batch().await.expect("the records");
+    let event: Event =
+        serde_json::from_value(captured.lambda_event_json(&cap.stream_arn)).expect("an event");
+    let d = ChangeDecoder::<Ticket>::entity();
+    let changes: Vec<Change<Ticket>> = (0..captured.records.len())
+        .map(|i| {
+            let mut api = d.decode_stream_record(&captured.records[i]).unwrap();
+            let mut json = d.decode_json(&captured.json[i]).unwrap();
+            let mut lambda = d.decode_lambda_record(&event.records[i]).unwrap();
+            for c in [&mut api, &mut json, &mut lambda] {
+                c.created_at = None;
+            }
+            assert_eq!(api, json, "record {i}");
+            assert_eq!(api, lambda, "record {i}");
+            api
+        })
+        .collect();
+    assert_eq!(changes.len(), 4);
+    assert_eq!(changes[0].new_item(), Some(&t));
+    assert!(changes[0].entered("BySimilar"));
+    assert_eq!(changes[1].new_item(), Some(&moved));
+    assert_eq!(changes[1].index("BySimilar"), Some(IndexTransition::Moved));
+    // A filter attribute changed: the entry stays where it was.
+    assert!(changes[2].changed("status"));
+    assert_eq!(changes[2].index("BySimilar"), None);
+    assert!(changes[3].left("BySimilar"));
+    assert_eq!(changes[3].new_item(), Some(&bare));
+    dynakey_examples::finish(&b, &[&db])
+        .await
+        .expect("drop the table");
+}
+
+/// A vector as other clients write it (exponents, integers, more digits
+/// than an `f32` holds) decodes from a record in the shape AWS documents.
+#[test]
+fn a_vector_written_by_another_client_decodes_from_a_record() {
+    let record = serde_json::json!({
+        "eventName": "INSERT",
+        "dynamodb": {
+            "Keys": { "pk": { "S": "TICKET#9" } },
+            "NewImage": {
+                "pk": { "S": "TICKET#9" }, "_type": { "S": "TICKET" },
+                "id": { "S": "9" }, "tenant": { "S": "acme" }, "status": { "S": "open" },
+                "priority": { "N": "2" }, "title": { "S": "from boto3" },
+                "embedding": { "L": [
+                    { "N": "0.1000000000000000055511151231257827" }, { "N": "-25E-1" }, { "N": "3" }
+                ] }
+            },
+            "SequenceNumber": "1", "StreamViewType": "NEW_AND_OLD_IMAGES"
+        }
+    });
+    let c = ChangeDecoder::<Ticket>::entity()
+        .decode_json(&record)
+        .unwrap();
+    let t = c.new_item().expect("the new image");
+    assert_eq!(t.embedding, Some([0.1, -2.5, 3.0]));
+    assert!(c.entered("BySimilar"));
 }
 
 /// Refusals before anything is sent: no backend involved.

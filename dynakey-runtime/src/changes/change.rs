@@ -166,14 +166,17 @@ impl fmt::Display for IndexChange {
 
 /// An item is in an index while all of the index's key attributes exist
 /// (the guide's Guarantees page); a change can bring it in, take it out, or change
-/// its index key (see the example on [`IndexChange`]).
+/// its index key (see the example on [`IndexChange`]). An item is in a vector
+/// index while it holds a vector of the index's dimensions and its scope;
+/// it moves there when its vector or its scope's value changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum IndexTransition {
     /// Not in the index before, in it after.
     Entered,
     /// In the index before, not after.
     Left,
-    /// In it before and after, under another index key.
+    /// In it before and after, under another index key (in a vector
+    /// index: another vector or scope).
     Moved,
 }
 

@@ -365,7 +365,9 @@ impl<T> ChangeDecoder<T> {
         // With an image missing the index moves are unknown: say nothing
         // rather than guess.
         let indexes = if lacks.is_none() {
-            diff::index_changes(&self.indexes, old, new)
+            let mut c = diff::index_changes(&self.indexes, old, new);
+            c.extend(diff::vector_changes(&self.metas, old, new));
+            c
         } else {
             Vec::new()
         };

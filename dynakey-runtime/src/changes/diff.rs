@@ -9,6 +9,7 @@ use super::change::{IndexChange, IndexTransition};
 use super::value::{same_opt, same_value};
 use crate::codec::Item;
 use crate::entity::{EntityMeta, IndexMeta};
+use crate::vector::VectorIndexMeta;
 
 /// The fields of `metas` (deduplicated by name) whose stored attribute
 /// differs between `old` and `new`, in declaration order.
@@ -75,6 +76,57 @@ pub(crate) fn index_changes(
         };
         out.push(IndexChange {
             index: ix.name,
+            transition,
+        });
+    }
+    out
+}
+
+/// An item's entry in vector index `v`: its vector and its scope's value,
+/// while it has both (an item lacking either, or whose vector is not a list
+/// of the index's number of numbers, is out of the index).
+fn vector_entry<'a>(
+    v: &VectorIndexMeta,
+    item: &'a Item,
+) -> Option<[Option<&'a AttributeValue>; 2]> {
+    let vector = item.get(v.vector_attr).filter(|x| {
+        matches!(x, AttributeValue::L(l)
+            if l.len() == v.dimensions as usize && l.iter().all(|e| matches!(e, AttributeValue::N(_))))
+    })?;
+    let scope = match v.scope() {
+        Some(s) => Some(item.get(s.attr)?),
+        None => None,
+    };
+    Some([Some(vector), scope])
+}
+
+/// How the item moved with respect to each vector index of `metas`
+/// (deduplicated by name; DYNA610 makes a table's entities agree on them):
+/// entered or left as it gained or lost its vector or scope, moved when
+/// its vector or its scope's value changed.
+pub(crate) fn vector_changes(
+    metas: &[&'static EntityMeta],
+    old: Option<&Item>,
+    new: Option<&Item>,
+) -> Vec<IndexChange> {
+    let mut seen: Vec<&'static str> = Vec::new();
+    let mut out = Vec::new();
+    for v in metas.iter().flat_map(|m| m.vectors) {
+        if seen.contains(&v.name) {
+            continue;
+        }
+        seen.push(v.name);
+        let before = old.and_then(|i| vector_entry(v, i));
+        let after = new.and_then(|i| vector_entry(v, i));
+        let transition = match (before, after) {
+            (None, Some(_)) => IndexTransition::Entered,
+            (Some(_), None) => IndexTransition::Left,
+            (Some(a), Some(b)) if a.iter().zip(&b).all(|(x, y)| same_opt(*x, *y)) => continue,
+            (Some(_), Some(_)) => IndexTransition::Moved,
+            (None, None) => continue,
+        };
+        out.push(IndexChange {
+            index: v.name,
             transition,
         });
     }

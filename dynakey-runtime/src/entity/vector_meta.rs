@@ -133,6 +133,32 @@ impl VectorIndexMeta {
         }
     }
 
+    /// The non-key attributes the index holds besides its search schema
+    /// and the table's keys: `None` for ALL (every attribute), else the
+    /// discriminator (so a search knows each result's type) and the
+    /// projection's own. What `create_table` declares and what a write's
+    /// cost sizes an entry by.
+    ///
+    /// ```
+    /// use dynakey_runtime::entity::IndexProjection;
+    /// use dynakey_runtime::vector::{Distance, VectorIndexMeta};
+    /// static IX: VectorIndexMeta = VectorIndexMeta::__new(
+    ///     "ByText", "v", "v", 2, Distance::Cosine, &[], &[], IndexProjection::Include(&["title"]),
+    /// );
+    /// assert_eq!(IX.non_key_attrs("entity"), Some(vec!["entity", "title"]));
+    /// ```
+    pub fn non_key_attrs(&self, discriminator_attr: &'static str) -> Option<Vec<&'static str>> {
+        match self.projection {
+            IndexProjection::All => None,
+            IndexProjection::KeysOnly => Some(vec![discriminator_attr]),
+            IndexProjection::Include(a) => Some(
+                std::iter::once(discriminator_attr)
+                    .chain(a.iter().copied())
+                    .collect(),
+            ),
+        }
+    }
+
     /// The scope attribute, if the index has one.
     pub fn scope(&self) -> Option<&NativeAttr> {
         self.scope.first()

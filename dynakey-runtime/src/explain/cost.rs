@@ -9,13 +9,28 @@
 //! inputs) nothing. A transaction doubles the table's units; the index
 //! writes it causes are ordinary writes. Indexes are taken to project all
 //! attributes, so an index entry is as large as the item.
+//!
+//! Vector indexes are on their own axis, as DynamoDB reports them: a write
+//! that changes an item's entry costs `VectorWriteRequestBytes` (the entry:
+//! 4 bytes a dimension, the vector attribute's name, and the rest of what
+//! the index holds, at least 1 KB), not write units. On a table with a
+//! vector index the table's own units count a vector attribute at its name
+//! plus 4 bytes a dimension, whatever numbers it holds. Both rules are the
+//! ones the embedded engine captured from DynamoDB (dynoxide's
+//! compatibility summary).
 
 use std::fmt;
+
+use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::codec::Item;
 use crate::entity::{EntityMeta, IndexMeta};
 use crate::expr::Update;
-use crate::size::item_size;
+use crate::size::{item_size, value_size};
+use crate::vector::VectorIndexMeta;
+
+/// The least `VectorWriteRequestBytes` a write of an entry reports.
+const MIN_VECTOR_REQUEST_BYTES: usize = 1024;
 
 /// What a write does to one index, and what that costs.
 ///
@@ -82,6 +97,44 @@ impl IndexChange {
     }
 }
 
+/// What a write does to an item's entry in one vector index, and the bytes
+/// DynamoDB reports for it (`VectorWriteRequestBytes`, on its own axis: not
+/// write units).
+///
+/// An entry is addressed by the item's table key, so it never moves: a
+/// write that changes what the index holds rewrites it in place.
+///
+/// ```
+/// # use dynakey_derive::DynamoEntity;
+/// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+/// # #[dynamo(crate = "dynakey_runtime", entity = "DOC", discriminator_attr = "entity")]
+/// # #[pk("DOC#<id>")]
+/// # #[vector_index("ByText", vector = v, dimensions = 3, distance = "COSINE")]
+/// # struct Doc { id: String, v: Option<[f32; 3]> }
+/// use dynakey_runtime::explain::IndexChange;
+/// let backend = dynakey_runtime::local::memory().unwrap();
+/// let db = backend.db("docs");
+/// let d = Doc { id: "d1".into(), v: Some([0.5, 0.25, 1.0]) };
+/// let cost = db.put(&d).explain().unwrap().cost.unwrap();
+/// assert_eq!((cost.vectors[0].index, cost.vectors[0].change), ("ByText", IndexChange::Enter));
+/// assert_eq!(cost.vectors[0].request_bytes, Some(1024.0)); // a small entry: the floor
+/// let sparse = Doc { id: "d2".into(), v: None };
+/// let cost = db.put(&sparse).explain().unwrap().cost.unwrap();
+/// assert_eq!(cost.vectors[0].change, IndexChange::Untouched);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct VectorWrite {
+    /// The vector index.
+    pub index: &'static str,
+    /// What happens to the item's entry there (`Enter`, `Leave`,
+    /// `Rewrite` or `Untouched`).
+    pub change: IndexChange,
+    /// `VectorWriteRequestBytes`, when the builder holds the item (a put);
+    /// `None` when it depends on the stored item.
+    pub request_bytes: Option<f64>,
+}
+
 /// The estimated cost of a write in write capacity units.
 ///
 /// ```
@@ -111,6 +164,8 @@ pub struct WriteCost {
     pub table_units: f64,
     /// Every index of the entity and what the write does there.
     pub indexes: Vec<IndexWrite>,
+    /// Every vector index of the entity and what the write does there.
+    pub vectors: Vec<VectorWrite>,
     /// Whether the write is an action of a transaction.
     pub transactional: bool,
     /// Whether the estimate is an upper bound: the write's effect depends
@@ -135,6 +190,71 @@ fn index_attrs(ix: &IndexMeta) -> impl Iterator<Item = &'static str> {
     ix.key_attrs()
 }
 
+/// Whether `v` is a vector of `dimensions` numbers: a value a vector index
+/// reads (any other leaves the item out of it).
+fn is_vector(v: &AttributeValue, dimensions: u32) -> bool {
+    matches!(v, AttributeValue::L(l)
+        if l.len() == dimensions as usize && l.iter().all(|e| matches!(e, AttributeValue::N(_))))
+}
+
+/// Whether `item` has an entry in `v`: its vector, and its scope if the
+/// index has one.
+fn in_vector_index(v: &VectorIndexMeta, item: &Item) -> bool {
+    item.get(v.vector_attr)
+        .is_some_and(|x| is_vector(x, v.dimensions))
+        && v.scope().is_none_or(|s| item.contains_key(s.attr))
+}
+
+/// The bytes DynamoDB bills a vector of `dimensions` at: 4 a dimension.
+fn vector_bytes(dimensions: u32) -> usize {
+    4 * dimensions as usize
+}
+
+/// The size DynamoDB bills a write of `item` at: a vector attribute one of
+/// the entity's vector indexes reads counts its name plus 4 bytes a
+/// dimension; everything else as [`item_size`] counts it.
+fn billed_size(meta: &EntityMeta, item: &Item) -> usize {
+    if meta.vectors.is_empty() {
+        return item_size(item);
+    }
+    item.iter()
+        .map(|(name, value)| {
+            let vector = meta
+                .vectors
+                .iter()
+                .find(|v| v.vector_attr == name && is_vector(value, v.dimensions));
+            name.len() + vector.map_or_else(|| value_size(value), |v| vector_bytes(v.dimensions))
+        })
+        .sum()
+}
+
+/// Whether `v` holds attribute `attr` of `meta`'s items besides the vector:
+/// the table's keys, the search schema, and its non-key attributes.
+fn vector_holds(v: &VectorIndexMeta, meta: &EntityMeta, attr: &str) -> bool {
+    match v.non_key_attrs(meta.discriminator_attr) {
+        None => true,
+        Some(attrs) => {
+            attr == meta.pk.attr
+                || meta.sk.as_ref().is_some_and(|k| k.attr == attr)
+                || v.schema_attrs().any(|(a, _, _)| a == attr)
+                || attrs.contains(&attr)
+        }
+    }
+}
+
+/// `VectorWriteRequestBytes` of writing `item`'s entry in `v`: the vector
+/// at 4 bytes a dimension, its name, and the rest of the entry, at least
+/// 1 KB.
+fn vector_request_bytes(v: &VectorIndexMeta, meta: &EntityMeta, item: &Item) -> f64 {
+    let rest: usize = item
+        .iter()
+        .filter(|(name, _)| name.as_str() != v.vector_attr && vector_holds(v, meta, name))
+        .map(|(name, value)| name.len() + value_size(value))
+        .sum();
+    let entry = vector_bytes(v.dimensions) + v.vector_attr.len() + rest;
+    entry.max(MIN_VECTOR_REQUEST_BYTES) as f64
+}
+
 impl WriteCost {
     fn new(item_bytes: Option<usize>, indexes: Vec<(&'static str, IndexChange)>) -> Self {
         let per = units(item_bytes);
@@ -149,9 +269,29 @@ impl WriteCost {
                     units: per * f64::from(change.writes()),
                 })
                 .collect(),
+            vectors: Vec::new(),
             transactional: false,
             upper_bound: false,
         }
+    }
+
+    /// The same cost with `change` on every vector index of `meta`, its
+    /// bytes unknown (they depend on the stored item).
+    fn vectors_unsized(
+        mut self,
+        meta: &EntityMeta,
+        change: impl Fn(&VectorIndexMeta) -> IndexChange,
+    ) -> Self {
+        self.vectors = meta
+            .vectors
+            .iter()
+            .map(|v| VectorWrite {
+                index: v.name,
+                change: change(v),
+                request_bytes: None,
+            })
+            .collect();
+        self
     }
 
     /// A put of `item` as a new item: the table write, and one write in
@@ -169,7 +309,24 @@ impl WriteCost {
                 (ix.name, c)
             })
             .collect();
-        Self::new(Some(item_size(item)), ixs)
+        let mut c = Self::new(Some(billed_size(meta, item)), ixs);
+        c.vectors = meta
+            .vectors
+            .iter()
+            .map(|v| {
+                let enters = in_vector_index(v, item);
+                VectorWrite {
+                    index: v.name,
+                    change: if enters {
+                        IndexChange::Enter
+                    } else {
+                        IndexChange::Untouched
+                    },
+                    request_bytes: enters.then(|| vector_request_bytes(v, meta, item)),
+                }
+            })
+            .collect();
+        c
     }
 
     /// A delete: the item leaves every index it may be in.
@@ -179,8 +336,9 @@ impl WriteCost {
             .iter()
             .map(|ix| (ix.name, IndexChange::Leave))
             .collect();
-        let mut c = Self::new(None, ixs);
-        c.upper_bound = meta.indexes.iter().any(|ix| ix.sparse);
+        let mut c = Self::new(None, ixs).vectors_unsized(meta, |_| IndexChange::Leave);
+        // An item may lack a sparse index's inputs, or its vector.
+        c.upper_bound = meta.indexes.iter().any(|ix| ix.sparse) || !meta.vectors.is_empty();
         c
     }
 
@@ -208,8 +366,31 @@ impl WriteCost {
                 (ix.name, c)
             })
             .collect();
-        let mut c = Self::new(None, ixs);
-        c.upper_bound = targets.is_none() || meta.indexes.iter().any(|ix| ix.sparse);
+        // A vector entry is left when its vector or scope is removed, and
+        // rewritten when anything it holds is set or removed (its vector
+        // and scope included: whether that enters it depends on the stored
+        // item, which costs the same bytes).
+        let vector_change = |v: &VectorIndexMeta| match &targets {
+            None => IndexChange::Rewrite,
+            Some((set, removed)) => {
+                let key = |a: &&str| *a == v.vector_attr || v.scope().is_some_and(|s| s.attr == *a);
+                if removed.iter().any(key) {
+                    IndexChange::Leave
+                } else if set
+                    .iter()
+                    .chain(removed.iter())
+                    .any(|a| *a == v.vector_attr || vector_holds(v, meta, a))
+                {
+                    IndexChange::Rewrite
+                } else {
+                    IndexChange::Untouched
+                }
+            }
+        };
+        let mut c = Self::new(None, ixs).vectors_unsized(meta, vector_change);
+        c.upper_bound = targets.is_none()
+            || meta.indexes.iter().any(|ix| ix.sparse)
+            || c.vectors.iter().any(|v| v.change != IndexChange::Untouched);
         c
     }
 
@@ -266,6 +447,28 @@ impl WriteCost {
         }
         self.item_bytes = Some(bytes);
         self
+    }
+
+    /// `VectorWriteRequestBytes` summed over the vector indexes whose bytes
+    /// are known (a put's), on their own axis: not in [`WriteCost::total`].
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "DOC", discriminator_attr = "entity")]
+    /// # #[pk("DOC#<id>")]
+    /// # #[vector_index("ByText", vector = v, dimensions = 512, distance = "COSINE")]
+    /// # struct Doc { id: String, v: Vec<f32> }
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let d = Doc { id: "d1".into(), v: vec![0.5; 512] };
+    /// let cost = backend.db("docs").put(&d).explain().unwrap().cost.unwrap();
+    /// // 4 bytes a dimension, the name "v", and the rest of the item (every
+    /// // attribute, as the index projects ALL): pk, entity and id, each
+    /// // its name and value.
+    /// assert_eq!(cost.vector_bytes(), (512 * 4 + 1 + (2 + 6) + (6 + 3) + (2 + 2)) as f64);
+    /// ```
+    pub fn vector_bytes(&self) -> f64 {
+        self.vectors.iter().filter_map(|v| v.request_bytes).sum()
     }
 
     /// Units spent on indexes.
@@ -339,6 +542,7 @@ impl WriteCost {
                         _ => None,
                     };
                     acc.indexes.extend(c.indexes);
+                    acc.vectors.extend(c.vectors);
                     acc.transactional |= c.transactional;
                     acc.upper_bound |= c.upper_bound;
                     acc
@@ -376,6 +580,17 @@ impl fmt::Display for WriteCost {
         }
         for (index, units, changes) in seen {
             write!(f, ", {index} {units} ({changes:?})")?;
+        }
+        // Vector indexes: bytes, not units (each write listed).
+        for v in self
+            .vectors
+            .iter()
+            .filter(|v| v.change != IndexChange::Untouched)
+        {
+            match v.request_bytes {
+                Some(b) => write!(f, ", vector {} {b} bytes ({:?})", v.index, v.change)?,
+                None => write!(f, ", vector {} ({:?})", v.index, v.change)?,
+            }
         }
         match self.item_bytes {
             Some(b) => write!(f, "; item {b} bytes"),

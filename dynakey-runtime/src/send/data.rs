@@ -74,11 +74,14 @@ impl Operation for SearchVectorsInputBuilder {
     fn call(self, client: &Client) -> impl Future<Output = Sent<Self>> + Send {
         self.send_with(client)
     }
-    // A search reports its capacity as vector units (`VectorCapacity`),
-    // not as a `ConsumedCapacity`: asked for, and left out of the span's
-    // read and write units.
+    // A search reports its capacity as vector bytes (`VectorCapacity`),
+    // not as a `ConsumedCapacity`: asked for, and recorded as the span's
+    // vector bytes, apart from read and write units.
     fn ask_capacity(self, c: ReturnConsumedCapacity) -> Self {
         self.return_consumed_capacity(c)
+    }
+    fn vector_bytes(out: &SearchVectorsOutput) -> Option<f64> {
+        out.consumed_capacity().map(crate::obs::vector_bytes)
     }
     fn index(&self) -> Option<&str> {
         self.get_index_name().as_deref()

@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::types::{
 };
 
 use super::{build_err, invalid};
-use crate::entity::{EntityMeta, IndexProjection};
+use crate::entity::EntityMeta;
 use crate::error::Error;
 use crate::vector::VectorIndexMeta;
 
@@ -23,15 +23,7 @@ pub(crate) struct VectorDef {
 
 impl VectorDef {
     fn new(meta: &'static VectorIndexMeta, entity: &EntityMeta) -> Self {
-        let projection = match meta.projection {
-            IndexProjection::All => None,
-            IndexProjection::KeysOnly => Some(vec![entity.discriminator_attr]),
-            IndexProjection::Include(a) => Some(
-                std::iter::once(entity.discriminator_attr)
-                    .chain(a.iter().copied())
-                    .collect(),
-            ),
-        };
+        let projection = meta.non_key_attrs(entity.discriminator_attr);
         VectorDef { meta, projection }
     }
 
