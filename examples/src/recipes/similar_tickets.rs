@@ -10,6 +10,10 @@
 //! is about printers, billing, logins and the network); a service would
 //! store a model's embedding of the text.
 //!
+//! A [`Desk`] is a tenant's handle, as in the multi-tenant recipe: built
+//! once from the caller's tenant, it fills the scope of every search it
+//! makes, so code holding it cannot search another tenant's tickets.
+//!
 //! On a backend without vector indexes (moto) the recipe says so and reads
 //! nothing: it probes the backend by creating its table and searching it.
 
@@ -103,6 +107,68 @@ fn ticket(tenant: &str, id: &str, subject: &str, status: &str) -> SupportTicket 
     }
 }
 
+/// One tenant's support desk: writes and searches that tenant's tickets.
+/// The tenant is private and set once; no method takes one.
+///
+/// ```compile_fail
+/// # fn f(acme: dynakey_examples::recipes::similar_tickets::Desk) {
+/// acme.tenant = "globex".into(); // private: a handle cannot be re-pointed
+/// # }
+/// ```
+#[derive(Debug, Clone)]
+pub struct Desk {
+    db: Db,
+    tenant: String,
+}
+
+impl Desk {
+    /// The desk of `tenant`; a tenant its key or the index's scope cannot
+    /// hold is refused here, once.
+    ///
+    /// ```
+    /// let db = dynakey::local::memory().unwrap().db("support");
+    /// use dynakey_examples::recipes::similar_tickets::Desk;
+    /// assert_eq!(Desk::new(&db, "acme").unwrap().tenant(), "acme");
+    /// ```
+    pub fn new(db: &Db, tenant: &str) -> Result<Self, Error> {
+        SupportTicket::similar_tickets(tenant)?;
+        Ok(Self {
+            db: db.clone(),
+            tenant: tenant.to_owned(),
+        })
+    }
+
+    /// The tenant this desk serves.
+    pub fn tenant(&self) -> &str {
+        &self.tenant
+    }
+
+    /// Opens a ticket of this tenant.
+    pub async fn open(&self, id: &str, subject: &str) -> Result<SupportTicket, Error> {
+        let t = ticket(&self.tenant, id, subject, "open");
+        self.db.put(&t).await?;
+        Ok(t)
+    }
+
+    /// This tenant's `k` tickets most like `text`, of status `status` or
+    /// of any: the search's scope is the desk's tenant.
+    pub async fn like(
+        &self,
+        text: &str,
+        status: Option<&str>,
+        k: u32,
+    ) -> Result<Vec<Scored<SupportTicket>>, Error> {
+        let search = self
+            .db
+            .search(SupportTicket::similar_tickets(&self.tenant)?, &embed(text))
+            .top_k(k);
+        match status {
+            Some(s) => search.filter(|f| f.status.eq(s)).await,
+            None => search.await,
+        }
+    }
+}
+
 /// What the recipe read.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Report {
@@ -137,25 +203,25 @@ pub async fn run(db: &Db) -> Result<Report, Error> {
     if let Err(e) = probe(db).await {
         return Ok(Report::Skipped(e.to_string()));
     }
-    for t in [
-        ticket("acme", "1", "Printer out of toner on floor 2", "open"),
-        ticket("acme", "2", "Invoice charged twice, need a refund", "open"),
-        ticket("acme", "3", "Printer jams on A3 paper", "closed"),
-        ticket("acme", "4", "Locked out after password reset", "open"),
-        ticket("acme", "5", "Print queue stuck, printer offline", "open"),
-        ticket("globex", "1", "Printer prints blank pages", "open"),
+    let (acme, globex) = (Desk::new(db, "acme")?, Desk::new(db, "globex")?);
+    for (id, subject) in [
+        ("1", "Printer out of toner on floor 2"),
+        ("2", "Invoice charged twice, need a refund"),
+        ("3", "Printer jams on A3 paper"),
+        ("4", "Locked out after password reset"),
+        ("5", "Print queue stuck, printer offline"),
     ] {
-        db.put(&t).await?;
+        acme.open(id, subject).await?;
     }
+    globex.open("1", "Printer prints blank pages").await?;
+    // Closed through the table handle: the filter attribute moves the
+    // ticket out of the open searches.
+    db.update(SupportTicket::update("acme", "3").set_status("closed"))
+        .await?;
     let query = "The printer on floor 3 is out of paper".to_owned();
     let v = embed(&query);
-    let acme = || SupportTicket::similar_tickets("acme");
-    let similar_open = db
-        .search(acme()?, &v)
-        .top_k(3)
-        .filter(|f| f.status.eq("open"))
-        .await?;
-    let similar_any = db.search(acme()?, &v).top_k(3).await?;
+    let similar_open = acme.like(&query, Some("open"), 3).await?;
+    let similar_any = acme.like(&query, None, 3).await?;
     let triage = db
         .search(SupportTicket::triage(), &v)
         .top_k(3)
