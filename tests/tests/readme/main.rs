@@ -120,3 +120,47 @@ fn the_readme_links_every_guide_page() {
         }
     }
 }
+
+/// docs.rs shows a code block about 92 characters wide before it scrolls
+/// sideways: every visible line of the guide's code (hidden `# ` lines
+/// aside) fits. Blocks of compiler output (`text`) are quoted as rustc
+/// prints them, and are not held to it.
+#[test]
+fn the_guides_code_fits_the_page() {
+    const WIDTH: usize = 92;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../dynakey/src/guide");
+    let mut wide = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut block: Option<&str> = None;
+        for (i, line) in text.lines().enumerate() {
+            if let Some(fence) = line.trim_start().strip_prefix("```") {
+                block = match block {
+                    Some(_) => None,
+                    None => Some(fence.trim()),
+                };
+                continue;
+            }
+            let Some(lang) = block.filter(|b| *b != "text") else {
+                continue;
+            };
+            // In Rust, rustdoc hides `# ` lines; elsewhere they are comments.
+            let rust = lang.is_empty()
+                || lang.split(',').any(|t| {
+                    matches!(
+                        t.trim(),
+                        "rust" | "no_run" | "ignore" | "compile_fail" | "should_panic"
+                    )
+                });
+            let hidden = rust && (line.trim_start().starts_with("# ") || line.trim() == "#");
+            if !hidden && line.chars().count() > WIDTH {
+                wide.push(format!("{}:{}", path.display(), i + 1));
+            }
+        }
+    }
+    assert!(wide.is_empty(), "code lines wider than {WIDTH}: {wide:?}");
+}
