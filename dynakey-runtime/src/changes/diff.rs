@@ -9,7 +9,7 @@ use super::change::{IndexChange, IndexTransition};
 use super::value::{same_opt, same_value};
 use crate::codec::Item;
 use crate::entity::{EntityMeta, IndexMeta};
-use crate::vector::VectorIndexMeta;
+use crate::entity::VectorIndexMeta;
 
 /// The fields of `metas` (deduplicated by name) whose stored attribute
 /// differs between `old` and `new`, in declaration order.

@@ -27,7 +27,7 @@ use crate::codec::Item;
 use crate::entity::{EntityMeta, IndexMeta};
 use crate::expr::Update;
 use crate::size::{item_size, value_size};
-use crate::vector::VectorIndexMeta;
+use crate::entity::VectorIndexMeta;
 
 /// The least `VectorWriteRequestBytes` a write of an entry reports.
 const MIN_VECTOR_REQUEST_BYTES: usize = 1024;
