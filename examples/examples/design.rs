@@ -24,7 +24,8 @@ use dynakey::changes::ExportReader;
 use dynakey::design::TableDesign;
 use dynakey::local::{self, Access, Endpoint};
 use dynakey::Db;
-use dynakey_examples::designs::{self, demo};
+use dynakey_examples::demo;
+use dynakey_examples::designs;
 use dynakey_examples::infra;
 
 type Res<T = ()> = Result<T, Box<dyn Error>>;

@@ -7,6 +7,7 @@
 //! themselves: each seed pattern as a function that writes its items, reads
 //! them the way the seed describes and returns what it read.
 
+pub mod demo;
 pub mod designs;
 pub mod documented;
 pub mod infra;

@@ -11,7 +11,8 @@ mod golden;
 use aws_sdk_dynamodb::types::AttributeValue;
 use dynakey::design::{ItemStatus, KeyDrift, TableDesign};
 use dynakey::{Entity, EntityMeta};
-use dynakey_examples::designs::{self, demo, tables, values};
+use dynakey_examples::demo;
+use dynakey_examples::designs::{self, tables, values};
 use dynakey_examples::recipes::users_orders_products;
 use golden::golden;
 

@@ -8,8 +8,8 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use super::change::{IndexChange, IndexTransition};
 use super::value::{same_opt, same_value};
 use crate::codec::Item;
-use crate::entity::{EntityMeta, IndexMeta};
 use crate::entity::VectorIndexMeta;
+use crate::entity::{EntityMeta, IndexMeta};
 
 /// The fields of `metas` (deduplicated by name) whose stored attribute
 /// differs between `old` and `new`, in declaration order.

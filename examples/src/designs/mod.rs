@@ -10,7 +10,7 @@
 //! assert_eq!(dynakey_examples::designs::find("users_orders_products").unwrap().name, "shop");
 //! ```
 
-pub mod demo;
+pub mod native_keys;
 pub mod tables;
 pub mod values;
 

@@ -164,7 +164,7 @@ pub struct Tracker;
 
 /// Seed 000's status-keyed index, natively (the `native_keys` recipe).
 #[derive(DynamoTable)]
-#[dynamo(entities(crate::recipes::native_keys::WorkItem))]
+#[dynamo(entities(super::native_keys::WorkItem))]
 pub struct NativeKeys;
 
 /// A region of an order.

@@ -3,7 +3,9 @@
 //! Workbench models their sample data. Fixed values (no clock, no random
 //! ids), so the documents do not change from run to run.
 
-use dynakey::Blob;
+use aws_sdk_dynamodb::types::AttributeValue;
+use dynakey::codec::Item;
+use dynakey::{Blob, Entity};
 use rust_decimal::Decimal;
 use time::macros::{date, datetime};
 use time::OffsetDateTime;
@@ -410,8 +412,8 @@ pub fn comment() -> Comment {
 }
 
 /// An open work item of ann, on the native `ByOwner` index.
-pub fn native_work_item() -> crate::recipes::native_keys::WorkItem {
-    crate::recipes::native_keys::WorkItem {
+pub fn native_work_item() -> super::native_keys::WorkItem {
+    super::native_keys::WorkItem {
         id: uuid7(9),
         owner: "ann".into(),
         status: WorkStatus::Open,
@@ -441,4 +443,45 @@ pub fn native_orders() -> [NativeOrder; 2] {
             courier: None,
         },
     ]
+}
+
+fn s(v: &str) -> AttributeValue {
+    AttributeValue::S(v.to_owned())
+}
+
+/// Three items of the kind the live view points out, written into the
+/// shop table the way a buggy script or another client would: one whose
+/// discriminator no entity has, one that does not decode (a profile
+/// without its email), and an order whose sort key disagrees with its
+/// `order_id` (drift: `to_item()` would write another key).
+///
+/// ```
+/// use dynakey_examples::designs::{find, values};
+/// let shop = (find("shop").unwrap().build)().unwrap();
+/// let view = shop.inspect(values::problem_items());
+/// assert_eq!(view.problems().count(), 3);
+/// ```
+pub fn problem_items() -> Vec<Item> {
+    let disc = UserProfile::META.discriminator_attr;
+    let cart: Item = [
+        ("pk", s("USER#u2")),
+        ("sk", s("CART#current")),
+        (disc, s("LEGACY_CART")),
+        ("items", AttributeValue::N("3".into())),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    let mut no_email = user_profile().to_item().unwrap_or_default();
+    no_email.insert("pk".into(), s("USER#u3"));
+    no_email.insert("user_id".into(), s("u3"));
+    no_email.remove("email");
+    let mut drifted = UserOrder {
+        order_id: "o7".into(),
+        ..user_order()
+    }
+    .to_item()
+    .unwrap_or_default();
+    drifted.insert("sk".into(), s("ORDER#O7"));
+    vec![cart, no_email, drifted]
 }

@@ -27,7 +27,7 @@ use dynakey::design::ItemStatus;
 use dynakey::{Db, DynamoUnion, Entity, Error, Item};
 use serde_json::json;
 
-use crate::designs::{self, demo, tables::Shop};
+use crate::designs::{self, tables::Shop};
 use crate::report::{Printout, Table};
 use crate::seeds::{OrderInfo, OrderStatus, Product, UserOrder, UserProfile};
 
@@ -137,7 +137,7 @@ pub fn full_export() -> Result<Vec<String>, Error> {
         written_by_another_client(item(&product("p1", 10))?, "stock", "1.0E1"),
         written_by_another_client(item(&product("p2", 3))?, "price", "9.990"),
     ];
-    items.extend(demo::problem_items());
+    items.extend(designs::values::problem_items());
     let mut lines: Vec<String> = items
         .iter()
         .map(|i| json!({ "Item": item_to_json(i) }).to_string())

@@ -22,7 +22,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use dynakey::schema::Migration;
-use dynakey::{uuid7, Db, DynamoEntity, Entity, Error};
+use dynakey::{uuid7, Db, Entity, Error};
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
 use tokio::sync::Mutex;
@@ -36,19 +36,9 @@ super::recipe!(
     "ByOwner pk(owner) sk(status, id): the seed's query on the items' own attributes, and a live table moved onto it"
 );
 
-/// The work item with a native index in place of GSI1: the same stored
-/// items (same discriminator, keys and fields), read by their own
-/// attributes.
-#[derive(DynamoEntity, Debug, Clone, PartialEq)]
-#[dynamo(entity = "WORK_ITEM")]
-#[pk("ITEM#<id>")]
-#[sk("DATA")]
-#[gsi("ByOwner", pk(owner), sk(status, id))]
-pub struct WorkItem {
-    pub id: Uuid,
-    pub owner: String,
-    pub status: WorkStatus,
-}
+/// The work item with a native index in place of GSI1 (declared with the
+/// designs, which draw it).
+pub use crate::designs::native_keys::WorkItem;
 
 /// The move's one step: the old index's `gsi1pk`/`gsi1sk` removed from
 /// every item (the new code writes none, and an update of it leaves

@@ -16,7 +16,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use dynakey::local;
-use dynakey_examples::designs::demo;
+use dynakey_examples::demo;
 use dynakey_examples::recipes::users_orders_products;
 
 fn required(var: &str) -> bool {
