@@ -70,9 +70,9 @@ fn vector_drifts(head: &str, e: &MetaEntity, was: &SnapEntity, span: Span, out: 
             continue;
         };
         let changed: Vec<&str> = [
-            (w.attr != n.vector_attr, "its vector attribute"),
-            (w.dimensions.to_string() != n.dimensions, "its dimensions"),
-            (w.distance != n.distance, "its distance function"),
+            (w.attr != n.vector_attr, "the vector attribute"),
+            (w.dimensions.to_string() != n.dimensions, "the dimensions"),
+            (w.distance != n.distance, "the distance function"),
         ]
         .into_iter()
         .filter_map(|(c, what)| c.then_some(what))
