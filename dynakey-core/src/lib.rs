@@ -3,7 +3,7 @@
 //! the derive checks a template by them, the runtime writes and reads keys
 //! by them), and a table's schema snapshot ([`snapshot`]: the runtime
 //! writes it, the derive reads it at expansion for the drift checks,
-//! DYNA501–DYNA506).
+//! DYNA501–DYNA507).
 //!
 //! Not a proc macro: `dynakey-derive` and `dynakey-runtime` both depend on
 //! it, and users reach it through `dynakey`. Each persisted format carries

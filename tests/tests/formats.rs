@@ -1,8 +1,13 @@
-//! Formats that outlive a release: a schema snapshot as the previous
-//! release wrote it (format 1: no version line, no stored forms, no enum
-//! values) still compiles against the same code with no DYNA5xx, and
-//! `check_schema()` names the format and the rewrite instead of calling it
-//! stale. The fixtures are `dynakey-core/fixtures/snapshot/v*/`.
+//! Formats that outlive a release: a schema snapshot as an earlier
+//! release wrote it still compiles against the same code with no DYNA5xx,
+//! and `check_schema()` names the format and the rewrite instead of calling
+//! it stale. The fixtures are `dynakey-core/fixtures/snapshot/v*/`.
+//!
+//! | format | first line | what it added | fixtures |
+//! |---|---|---|---|
+//! | 1 | none | | `v1/Helpdesk.schema` |
+//! | 2 | `dynakey-schema 2` | stored forms, enum values, members, native indexes | `v2/Helpdesk.schema`, `v2/Desk.schema` |
+//! | 3 | `dynakey-schema 3` | a `vector` line per vector index | `v3/Helpdesk.schema`, `v3/Desk.schema` |
 
 use dynakey::{DynamoEntity, DynamoTable, DynamoValue};
 use time::OffsetDateTime;
@@ -63,9 +68,74 @@ mod now {
     #[derive(DynamoTable)]
     #[dynamo(
         entities(Ticket, Agent),
+        schema = "../../dynakey-core/fixtures/snapshot/v3/Helpdesk.schema"
+    )]
+    pub struct Helpdesk;
+}
+
+/// The same table on format 2's fixture.
+mod v2 {
+    use super::{Agent, Ticket};
+    use dynakey::DynamoTable;
+
+    #[derive(DynamoTable)]
+    #[dynamo(
+        entities(Ticket, Agent),
         schema = "../../dynakey-core/fixtures/snapshot/v2/Helpdesk.schema"
     )]
     pub struct Helpdesk;
+}
+
+/// A support case with two vector indexes, which format 2 did not record.
+#[derive(DynamoEntity, Clone, Debug, PartialEq)]
+#[dynamo(entity = "CASE")]
+#[pk("TENANT#<tenant>")]
+#[sk("CASE#<id>")]
+#[vector_index(
+    "BySimilar",
+    vector = embedding,
+    dimensions = 4,
+    distance = "COSINE",
+    scope(tenant),
+    filter(status),
+    projection = "INCLUDE(title)"
+)]
+#[vector_index(
+    "Triage",
+    vector = embedding,
+    dimensions = 4,
+    distance = "DOT_PRODUCT",
+    projection = "KEYS_ONLY"
+)]
+pub struct Case {
+    pub tenant: String,
+    pub id: String,
+    pub title: String,
+    pub status: String,
+    pub embedding: [f32; 4],
+}
+
+/// The table on format 2's snapshot, which holds no `vector` line: that
+/// this compiles (no DYNA507, the file's silence is no change of the
+/// indexes) is the first assertion.
+#[derive(DynamoTable)]
+#[dynamo(
+    entities(Case),
+    schema = "../../dynakey-core/fixtures/snapshot/v2/Desk.schema"
+)]
+pub struct Desk;
+
+/// The same table on format 3's snapshot, which records both indexes.
+mod desk_now {
+    use super::Case;
+    use dynakey::DynamoTable;
+
+    #[derive(DynamoTable)]
+    #[dynamo(
+        entities(Case),
+        schema = "../../dynakey-core/fixtures/snapshot/v3/Desk.schema"
+    )]
+    pub struct Desk;
 }
 
 /// `DYNAKEY_SCHEMA=overwrite` would rewrite the fixtures: these tests read
@@ -101,8 +171,71 @@ fn the_current_fixture_is_what_the_code_writes() {
         return;
     }
     now::Helpdesk::check_schema().unwrap();
-    let v2 = include_str!("../../dynakey-core/fixtures/snapshot/v2/Helpdesk.schema");
-    assert_eq!(Helpdesk::schema(), v2);
+    let v3 = include_str!("../../dynakey-core/fixtures/snapshot/v3/Helpdesk.schema");
+    assert_eq!(Helpdesk::schema(), v3);
+    desk_now::Desk::check_schema().unwrap();
+    let v3 = include_str!("../../dynakey-core/fixtures/snapshot/v3/Desk.schema");
+    assert_eq!(Desk::schema(), v3);
+}
+
+/// Format 2, the format before vector indexes were recorded, is an older
+/// format: `check_schema()` says to rewrite it, and finds no difference in
+/// what it recorded, though the code now declares two vector indexes the
+/// file does not list.
+#[test]
+fn a_format_2_snapshot_without_vector_indexes_is_an_older_format_not_drift() {
+    if rewriting() {
+        return;
+    }
+    for err in [
+        v2::Helpdesk::check_schema().unwrap_err(),
+        Desk::check_schema().unwrap_err(),
+    ] {
+        assert!(
+            err.contains("is in format 2 of an earlier dynakey"),
+            "{err}"
+        );
+        assert!(!err.contains('\n') && err.ends_with('.'), "{err}");
+        assert!(!err.contains("differs") && !err.contains("vector"), "{err}");
+    }
+    use dynakey::schema::format;
+    let v2 = format::parse(include_str!(
+        "../../dynakey-core/fixtures/snapshot/v2/Desk.schema"
+    ))
+    .unwrap();
+    let code = dynakey::schema::snapshot("Desk", Desk::ENTITIES);
+    assert_eq!(code.entities[0].vectors.as_ref().map(Vec::len), Some(2));
+    assert_eq!(v2.entities[0].vectors, None);
+    assert_eq!(code.as_known_by(&v2), v2);
+}
+
+/// A format 3 snapshot records the vector indexes: one whose dimensions
+/// differ from the code's is a change `check_schema()` reports, naming the
+/// line (at compile time it is DYNA507: `ui-tests/ui/fail/dyna507_*`).
+#[test]
+fn a_format_3_snapshot_sees_a_changed_vector_index() {
+    if rewriting() {
+        return;
+    }
+    let v3 = include_str!("../../dynakey-core/fixtures/snapshot/v3/Desk.schema");
+    let dir = std::env::temp_dir().join(format!("dynakey-formats-v3-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("Desk.schema");
+    let eight = v3.replacen("\"embedding\" 4 COSINE", "\"embedding\" 8 COSINE", 1);
+    assert_ne!(eight, v3);
+    std::fs::write(&path, &eight).unwrap();
+    let err = dynakey::schema::check_file(&path, &Desk::schema()).unwrap_err();
+    assert!(err.contains("stale"), "{err}");
+    // Both lines as `{:?}` writes them.
+    assert!(
+        err.contains(r#"vector BySimilar \"embedding\" 8 COSINE"#),
+        "{err}"
+    );
+    assert!(
+        err.contains(r#"vector BySimilar \"embedding\" 4 COSINE"#),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A format 1 snapshot whose recorded facts differ from the code: the

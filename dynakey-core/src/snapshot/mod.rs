@@ -3,7 +3,7 @@
 //! compared with the code at compile time and by `check_schema()`.
 //!
 //! ```text
-//! dynakey-schema 2
+//! dynakey-schema 3
 //! # dynakey schema snapshot of table `Shop` …
 //! table Shop
 //!
@@ -17,6 +17,7 @@
 //!   index ByRegion global native sparse
 //!     native pk tenant region
 //!     native sk status total
+//!   vector BySimilar "embedding" 4 COSINE scope "tenant" filter "status" projection INCLUDE "title"
 //!   field customer "customer" String
 //!   field note "note" Option<String> optional
 //!   field expires "expires" OffsetDateTime ttl
@@ -27,7 +28,10 @@
 //!
 //! One fact per line, so a change is one line of a diff. A native index
 //! (`native` after its kind) names the fields of its partition key, then of
-//! its sort key, in key order. A field's line ends with `optional` (it may
+//! its sort key, in key order. A vector index (`#[vector_index(..)]`) is
+//! one line: its name, the attribute holding the vector, the dimensions,
+//! the distance function, then its scope, filter and projection, the
+//! attribute names quoted (see [`Vector`]). A field's line ends with `optional` (it may
 //! be absent), `default` (a missing attribute reads as the default) and the
 //! stored form when the field's attributes decide it (`ttl`, `serde`; none
 //! is the type's own). Below it come the lines its type adds: a unit enum's
@@ -48,6 +52,16 @@
 //! - **2**: the `dynakey-schema 2` line; a field's stored form (`ttl`,
 //!   `serde`, none for the type's own), the `value`/`member`/`recursive`
 //!   lines below it, and native indexes.
+//! - **3**: the `dynakey-schema 3` line and a `vector` line per vector
+//!   index. An earlier file records nothing of vector indexes: read, an
+//!   entity's [`Entity::vectors`] is `None` (unknown), so no vector index
+//!   is a change against it; it is not an entity without any.
+//!
+//! Adding or removing a vector index strands no stored item (the items
+//! keep their attributes; `db.sync_table(..)` adds or removes the index).
+//! Changing one's dimensions, distance or vector attribute is drift: the
+//! table's index keeps its definition, and the stored vectors are of the
+//! old one (DYNA507).
 //!
 //! ```
 //! use dynakey_core::snapshot::{self, Form};
@@ -63,18 +77,20 @@
 mod parse;
 mod strand;
 mod text;
+mod vector;
 mod write;
 
 pub use parse::parse;
 pub use strand::{stranded, Stranded};
 pub use text::{quote, words};
+pub use vector::{Projection, Vector};
 pub use write::write;
 
 /// The version of the format [`write()`] writes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// The word that starts a versioned snapshot's first line
-/// (`dynakey-schema 2`).
+/// (`dynakey-schema 3`).
 pub const MAGIC: &str = "dynakey-schema";
 
 /// A table's schema as a snapshot records it.
@@ -104,6 +120,9 @@ pub struct Entity {
     pub sk: Option<Key>,
     /// The indexes, in the entity's order.
     pub indexes: Vec<Index>,
+    /// The vector indexes, in the entity's order; `None` when the
+    /// snapshot's format did not record them (versions 1 and 2).
+    pub vectors: Option<Vec<Vector>>,
     /// The stored fields, in the struct's order.
     pub fields: Vec<Field>,
 }
@@ -285,12 +304,15 @@ pub enum What {
 
 impl Snapshot {
     /// The same facts in the current format ([`VERSION`]), for writing:
-    /// what the older one did not record reads as the type's own form and
-    /// no lines below a field. Only for a snapshot whose unknown facts are
-    /// known to be those (the code's own).
+    /// what the older one did not record reads as the type's own form, no
+    /// lines below a field and no vector index. Only for a snapshot whose
+    /// unknown facts are known to be those (the code's own).
     pub fn upgraded(&self) -> Snapshot {
         let mut s = self.clone();
         s.version = VERSION;
+        for e in &mut s.entities {
+            e.vectors.get_or_insert_with(Vec::new);
+        }
         for f in s.entities.iter_mut().flat_map(|e| e.fields.iter_mut()) {
             f.form.get_or_insert(Form::Own);
             f.shape.get_or_insert_with(Vec::new);
@@ -298,9 +320,10 @@ impl Snapshot {
         s
     }
 
-    /// These facts (the code's) as `older` could record them: each field
-    /// of an entity `older` has forgets the facts `older`'s field left
-    /// unknown, and the version is `older`'s. Compared with `older`, what
+    /// These facts (the code's) as `older` could record them: each entity
+    /// `older` has forgets its vector indexes where `older`'s left them
+    /// unknown, each of its fields the facts `older`'s field left unknown,
+    /// and the version is `older`'s. Compared with `older`, what
     /// differs is drift, not a difference of format.
     pub fn as_known_by(&self, older: &Snapshot) -> Snapshot {
         let mut s = self.clone();
@@ -309,6 +332,9 @@ impl Snapshot {
             let Some(was) = older.entities.iter().find(|w| w.type_name == e.type_name) else {
                 continue;
             };
+            if was.vectors.is_none() {
+                e.vectors = None;
+            }
             for f in &mut e.fields {
                 let Some(w) = was.fields.iter().find(|w| w.name == f.name) else {
                     continue;

@@ -1,13 +1,15 @@
 //! The snapshot's facts from its text, in any version up to [`VERSION`].
 
+use super::text::tokens;
 use super::{
-    words, Below, Entity, Field, Form, Index, IndexKeys, Key, Snapshot, What, MAGIC, VERSION,
+    Below, Entity, Field, Form, Index, IndexKeys, Key, Snapshot, Vector, What, MAGIC, VERSION,
 };
 
 /// Parses a snapshot of any version up to [`VERSION`]; an error names the
 /// line. A text without a version line is version 1, whose facts it does
-/// not hold are `None` (a field's form and the lines below it); a version
-/// above [`VERSION`] (a newer dynakey's) is an error that says so.
+/// not hold are `None` (a field's form and the lines below it); before
+/// version 3 an entity's vector indexes are `None` too; a version above
+/// [`VERSION`] (a newer dynakey's) is an error that says so.
 ///
 /// ```
 /// use dynakey_core::snapshot::parse;
@@ -49,12 +51,18 @@ pub fn parse(text: &str) -> Result<Snapshot, String> {
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
-        let w = words(trimmed).map_err(|m| err(&m))?;
-        let w: Vec<&str> = w.iter().map(String::as_str).collect();
+        let t = tokens(trimmed).map_err(|m| err(&m))?;
+        let w: Vec<&str> = t.iter().map(|t| t.text.as_str()).collect();
         let indent = line.len() - line.trim_start().len();
         match (w.as_slice(), open.last_mut()) {
             (["table", name], _) => s.table = (*name).to_owned(),
-            (["entity", name], _) => open.push(Open::new(name)),
+            (["entity", name], _) => open.push(Open::new(name, version)),
+            // Names and keywords told apart by quotes: see `Vector`.
+            (["vector", ..], Some(e)) => {
+                e.e.vectors
+                    .get_or_insert_with(Vec::new)
+                    .push(Vector::parse(&t[1..]).map_err(err)?)
+            }
             (w, Some(e)) => e.line(version, w, indent, n + 1).map_err(err)?,
             (_, None) => return Err(err("not a line of a dynakey schema snapshot")),
         }
@@ -75,7 +83,7 @@ struct Open {
 }
 
 impl Open {
-    fn new(name: &str) -> Self {
+    fn new(name: &str, version: u32) -> Self {
         let blank = Key {
             attr: String::new(),
             template: String::new(),
@@ -88,6 +96,7 @@ impl Open {
                 pk: blank,
                 sk: None,
                 indexes: Vec::new(),
+                vectors: (version >= 3).then(Vec::new),
                 fields: Vec::new(),
             },
             has_pk: false,

@@ -3,6 +3,11 @@ use super::*;
 /// The same table in each format dynakey wrote (see the fixtures' README).
 const V1: &str = include_str!("../../fixtures/snapshot/v1/Helpdesk.schema");
 const V2: &str = include_str!("../../fixtures/snapshot/v2/Helpdesk.schema");
+const V3: &str = include_str!("../../fixtures/snapshot/v3/Helpdesk.schema");
+/// A table whose entity has vector indexes, as format 2 (which recorded
+/// none) and format 3 wrote it.
+const DESK_V2: &str = include_str!("../../fixtures/snapshot/v2/Desk.schema");
+const DESK_V3: &str = include_str!("../../fixtures/snapshot/v3/Desk.schema");
 
 fn field<'a>(s: &'a Snapshot, entity: &str, name: &str) -> &'a Field {
     s.entities
@@ -82,10 +87,10 @@ fn an_unversioned_file_with_later_facts_keeps_them_and_the_rest_unknown() {
 
 #[test]
 fn a_newer_or_broken_version_line_is_refused() {
-    let newer = V2.replacen("dynakey-schema 2", "dynakey-schema 3", 1);
+    let newer = V3.replacen("dynakey-schema 3", "dynakey-schema 4", 1);
     let err = parse(&newer).unwrap_err();
     assert!(
-        err.contains("format 3") && err.contains("newer dynakey"),
+        err.contains("format 4") && err.contains("newer dynakey"),
         "{err}"
     );
     let err = parse(&V2.replacen("dynakey-schema 2", "dynakey-schema two", 1)).unwrap_err();
@@ -174,4 +179,117 @@ fn a_renamed_value_a_retyped_member_and_a_new_required_member_strand_items() {
         lost[2].contains("Book.at: `member floor \"floor\" u8`: a new required member"),
         "{lost:?}"
     );
+}
+
+#[test]
+fn v3_round_trips_and_holds_the_facts_v2_held() {
+    let (v2, v3) = (parse(V2).unwrap(), parse(V3).unwrap());
+    assert_eq!(v3.version, 3);
+    assert_eq!(write(&v3), V3);
+    assert!(V3.starts_with("dynakey-schema 3\n"));
+    // The same facts, and now an entity without vector indexes says so.
+    assert_eq!(v3.entities[0].fields, v2.entities[0].fields);
+    assert_eq!(v2.entities[0].vectors, None);
+    assert_eq!(v3.entities[0].vectors, Some(Vec::new()));
+    assert_eq!(v2.upgraded(), v3);
+    assert_eq!(write(&v2.upgraded()), V3);
+}
+
+#[test]
+fn a_vector_index_is_one_line_of_every_fact() {
+    let s = parse(DESK_V3).unwrap();
+    assert_eq!(write(&s), DESK_V3);
+    let vectors = s.entities[0].vectors.as_ref().unwrap();
+    assert_eq!(
+        vectors[0],
+        Vector {
+            name: "BySimilar".into(),
+            attr: "embedding".into(),
+            dimensions: 4,
+            distance: "COSINE".into(),
+            scope: vec!["tenant".into()],
+            filters: vec!["status".into()],
+            projection: Projection::Include(vec!["title".into()]),
+        }
+    );
+    assert_eq!(vectors[1].projection, Projection::KeysOnly);
+    assert!(vectors[1].scope.is_empty() && vectors[1].filters.is_empty());
+    // Names are quoted, so one that reads as a keyword is still a name.
+    let odd = Vector {
+        name: "V".into(),
+        attr: "a b".into(),
+        dimensions: 1,
+        distance: "EUCLIDEAN".into(),
+        scope: vec!["filter".into()],
+        filters: vec!["scope".into(), "projection".into()],
+        projection: Projection::Include(vec!["ALL".into()]),
+    };
+    let mut t = s.clone();
+    t.entities[0].vectors = Some(vec![odd.clone()]);
+    let text = write(&t);
+    assert!(
+        text.contains("  vector V \"a b\" 1 EUCLIDEAN scope \"filter\" filter \"scope\" \"projection\" projection INCLUDE \"ALL\"\n"),
+        "{text}"
+    );
+    assert_eq!(parse(&text).unwrap().entities[0].vectors, Some(vec![odd]));
+}
+
+#[test]
+fn a_broken_vector_line_names_its_line() {
+    for (from, to, n, says) in [
+        (
+            " 4 COSINE scope",
+            " four COSINE scope",
+            11,
+            "dimensions that are not a number",
+        ),
+        (
+            "projection KEYS_ONLY",
+            "projection SOME",
+            12,
+            "an unknown word",
+        ),
+        (
+            "projection KEYS_ONLY",
+            "projection",
+            12,
+            "a `projection` without",
+        ),
+        (
+            "COSINE scope \"tenant\"",
+            "COSINE \"tenant\"",
+            11,
+            "an attribute name after no",
+        ),
+        (
+            " \"embedding\" 4 DOT_PRODUCT projection KEYS_ONLY",
+            "",
+            12,
+            "without its name",
+        ),
+    ] {
+        let text = DESK_V3.replacen(from, to, 1);
+        assert_ne!(text, DESK_V3, "{from}");
+        let err = parse(&text).unwrap_err();
+        assert!(
+            err.starts_with(&format!("line {n}: ")) && err.contains(says),
+            "{from}: {err}"
+        );
+    }
+}
+
+/// Format 2 recorded no vector index: the code's facts as it knew them
+/// have none, whatever the code declares, so none is a change.
+#[test]
+fn a_format_2_file_says_nothing_of_vector_indexes() {
+    let (v2, v3) = (parse(DESK_V2).unwrap(), parse(DESK_V3).unwrap());
+    assert_eq!(v2.entities[0].vectors, None);
+    assert_eq!(v3.as_known_by(&v2), v2);
+    assert_eq!(write(&v3.as_known_by(&v2)), DESK_V2);
+    assert!(stranded(&v2, &v3).is_empty());
+    // A format 3 file that knows them differs from a change of one.
+    let eight =
+        parse(&DESK_V3.replacen("\"embedding\" 4 COSINE", "\"embedding\" 8 COSINE", 1)).unwrap();
+    assert_ne!(eight.as_known_by(&v3), v3);
+    assert_eq!(eight.entities[0].vectors.as_ref().unwrap()[0].dimensions, 8);
 }

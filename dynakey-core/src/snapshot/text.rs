@@ -29,6 +29,19 @@ pub fn quote(s: &str) -> String {
 /// assert!(words(r#"key pk "open"#).is_err());
 /// ```
 pub fn words(line: &str) -> Result<Vec<String>, String> {
+    Ok(tokens(line)?.into_iter().map(|t| t.text).collect())
+}
+
+/// A word of a line, and whether it was quoted: a line whose lists of
+/// names end at a keyword (a vector index's) tells a name from a keyword
+/// by its quotes.
+pub(super) struct Token {
+    pub(super) text: String,
+    pub(super) quoted: bool,
+}
+
+/// The words of a line, each with whether it was quoted (see [`words`]).
+pub(super) fn tokens(line: &str) -> Result<Vec<Token>, String> {
     let mut out = Vec::new();
     let mut chars = line.chars().peekable();
     while let Some(&c) = chars.peek() {
@@ -37,7 +50,8 @@ pub fn words(line: &str) -> Result<Vec<String>, String> {
             continue;
         }
         let mut w = String::new();
-        if c == '"' {
+        let quoted = c == '"';
+        if quoted {
             chars.next();
             loop {
                 match chars.next() {
@@ -56,7 +70,7 @@ pub fn words(line: &str) -> Result<Vec<String>, String> {
                 chars.next();
             }
         }
-        out.push(w);
+        out.push(Token { text: w, quoted });
     }
     Ok(out)
 }

@@ -14,9 +14,9 @@ pub(super) struct Line<'a> {
 ///
 /// ```
 /// use dynakey_core::snapshot::{parse, write};
-/// let text = "dynakey-schema 2\ntable T\n\nentity A\n  discriminator \"A\" in \"_type\"\n  key pk \"A#<id>\"\n  field id \"id\" String\n";
+/// let text = "dynakey-schema 3\ntable T\n\nentity A\n  discriminator \"A\" in \"_type\"\n  key pk \"A#<id>\"\n  field id \"id\" String\n";
 /// let s = parse(text).unwrap();
-/// assert!(write(&s).starts_with("dynakey-schema 2\n# dynakey schema snapshot of table `T`"));
+/// assert!(write(&s).starts_with("dynakey-schema 3\n# dynakey schema snapshot of table `T`"));
 /// assert_eq!(parse(&write(&s)).unwrap(), s);
 /// ```
 pub fn write(s: &Snapshot) -> String {
@@ -35,9 +35,13 @@ pub(super) fn lines(s: &Snapshot) -> Vec<Line<'_>> {
         put(format!("{MAGIC} {}", s.version));
     }
     let table = &s.table;
+    // Format 3 added DYNA507 (a vector index changed).
+    let last = if s.version >= 3 { 7 } else { 6 };
     for l in [
         format!("# dynakey schema snapshot of table `{table}`: compared with the code at compile"),
-        "# time (a change that strands stored items is DYNA501-DYNA506 unless a migration".into(),
+        format!(
+            "# time (a change that strands stored items is DYNA501-DYNA50{last} unless a migration"
+        ),
         "# covers it). Rewrite it with `DYNAKEY_SCHEMA=overwrite cargo test` and review the diff."
             .into(),
         format!("table {table}"),
@@ -78,6 +82,9 @@ fn entity<'a>(out: &mut Vec<Line<'a>>, e: &'a Entity) {
     }
     for ix in &e.indexes {
         index(out, ix);
+    }
+    for v in e.vectors.iter().flatten() {
+        plain(out, v.line());
     }
     for f in &e.fields {
         let mut line = format!("  field {} {} {}", f.name, quote(&f.attr), f.ty);

@@ -285,6 +285,12 @@ codes! {
         fix: "give a new field #[dynamo(default)] (or make it an `Option`), or declare a migration that rewrites the field in stored items, then rewrite the snapshot",
         example: "age: u32 → age: String",
     }
+    DriftVector = 507, derive {
+        title: "drift: a vector index changed",
+        checks: "A vector index of the committed snapshot (format 3 on) whose dimensions, distance function or vector attribute differ in the code: the table's index keeps its definition (`db.sync_table(..)` adds and removes vector indexes, it changes none), and stored vectors have the old length. Adding or removing a vector index is not drift; a snapshot of an earlier format records no vector index, so none is compared with it.",
+        fix: "keep the index as it is, or declare the changed one under a new name (on a new attribute when the dimensions change) and write the new vectors into stored items, then rewrite the snapshot (DYNAKEY_SCHEMA=overwrite cargo test)",
+        example: "#[vector_index(\"BySimilar\", dimensions = 4, ..)] → dimensions = 8",
+    }
     VectorShape = 600, derive {
         title: "malformed `#[vector_index]`",
         checks: "A vector index without its name (3–255 characters of a-z A-Z 0-9 _ . -) first, without `vector`, `dimensions` or `distance`, with an option given twice, or with an unknown option.",

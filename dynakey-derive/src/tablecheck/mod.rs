@@ -2,7 +2,7 @@
 //! entities (see `gen::metadata`). While an entity's macro is still to be
 //! called, it calls the next one; after the last, it checks the entities
 //! against each other (DYNA301–305) and against the table's schema
-//! snapshot (DYNA501–506), at expansion, with spans.
+//! snapshot (DYNA501–507), at expansion, with spans.
 
 mod cross;
 mod drift;

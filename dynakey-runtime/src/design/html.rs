@@ -154,6 +154,13 @@ pub(crate) fn design(d: &TableDesign) -> String {
             code(ix.name)
         );
     }
+    for v in super::vectors::vectors(d) {
+        let _ = write!(
+            body,
+            "<span class=\"chip\">vector {}</span>",
+            code(v.meta.name)
+        );
+    }
     body.push_str("</div>\n<div class=\"chips\">");
     for (i, e) in d.entities.iter().enumerate() {
         body.push_str(&badge(i, e.meta.type_name));
@@ -162,6 +169,7 @@ pub(crate) fn design(d: &TableDesign) -> String {
     body.push_str(&item_collections(d));
     body.push_str(&entities(d));
     body.push_str(&index_section(d));
+    body.push_str(&super::vectors::html_section(d, badge));
     body.push_str(&notes(d));
     page(&format!("Table {} · dynakey design", d.name()), &body)
 }

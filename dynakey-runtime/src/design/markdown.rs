@@ -22,6 +22,7 @@ pub(crate) fn design(d: &TableDesign) -> String {
     out.push_str(&item_collections(d));
     out.push_str(&entities(d));
     out.push_str(&index_section(d));
+    out.push_str(&super::vectors::markdown(d));
     out.push_str(&sparse_section(d));
     out.push_str(&overlap_section(d));
     while out.ends_with("\n\n") {
@@ -51,10 +52,11 @@ pub(crate) fn summary(d: &TableDesign) -> String {
     };
     let n = d.entities.len();
     format!(
-        "{n} {} · table key {key} · discriminator in {} · {ix_text}. \
+        "{n} {} · table key {key} · discriminator in {} · {ix_text}{}. \
          Drawn by dynakey from the entities' key templates; keys marked *e.g.* are illustrative.",
         if n == 1 { "entity" } else { "entities" },
         md_code(discriminator_attr(d)),
+        super::vectors::summary(d, md_code),
     )
 }
 

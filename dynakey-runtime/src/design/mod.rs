@@ -42,6 +42,7 @@ mod live;
 mod live_render;
 mod markdown;
 mod text;
+mod vectors;
 mod workbench;
 
 pub use live::{ItemStatus, KeyDrift, LiveItem, LiveView};

@@ -25,7 +25,8 @@
 //! other attributes take the type their example values have (`S` without
 //! one). The format keys an index by one partition and one sort attribute:
 //! a native index of more attributes is left out of the model, and its
-//! description says so.
+//! description says so, as it says each vector index the format has no
+//! place for.
 
 use time::OffsetDateTime;
 
@@ -210,6 +211,7 @@ pub(crate) fn model(d: &TableDesign) -> String {
             ix.keys_text(|a| a.to_owned()),
         );
     }
+    description.push_str(&super::vectors::workbench_note(d));
     let mut table = vec![
         ("TableName", Json::str(d.name())),
         (

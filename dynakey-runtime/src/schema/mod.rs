@@ -11,7 +11,7 @@
 //!    it instead with `DYNAKEY_SCHEMA=overwrite` in the environment; put it
 //!    in a test to flag a stale snapshot in CI.
 //! 3. **Drift is a compile error.** The derive reads the snapshot, and a
-//!    change that strands stored items fails the build (DYNA501–DYNA506,
+//!    change that strands stored items fails the build (DYNA501–DYNA507,
 //!    pointing at the entity in `entities(..)`) unless a migration in the
 //!    table's `#[dynamo(migrations = PATH)]` covers it. A `schema = ".."`
 //!    that names no file is DYNA500; a missing default snapshot compiles

@@ -11,12 +11,35 @@
 //! not record is unknown, and [`check_file`] says to rewrite it.
 
 use super::format::{self, Snapshot, VERSION};
-use crate::entity::{EntityMeta, IndexKey, IndexKind, KeyMeta, NativeAttr};
+use crate::entity::{
+    EntityMeta, IndexKey, IndexKind, IndexProjection, KeyMeta, NativeAttr, VectorIndexMeta,
+};
 
 fn key(k: &KeyMeta) -> format::Key {
     format::Key {
         attr: k.attr.to_owned(),
         template: k.template.to_owned(),
+    }
+}
+
+/// A vector index as the snapshot records it: attributes by their stored
+/// names (what stored items hold), as DynamoDB's search schema names them.
+fn vector(v: &VectorIndexMeta) -> format::Vector {
+    let attrs = |a: &[NativeAttr]| a.iter().map(|a| a.attr.to_owned()).collect();
+    format::Vector {
+        name: v.name.to_owned(),
+        attr: v.vector_attr.to_owned(),
+        dimensions: v.dimensions,
+        distance: v.distance.as_str().to_owned(),
+        scope: attrs(v.scope),
+        filters: attrs(v.filters),
+        projection: match v.projection {
+            IndexProjection::All => format::Projection::All,
+            IndexProjection::KeysOnly => format::Projection::KeysOnly,
+            IndexProjection::Include(names) => {
+                format::Projection::Include(names.iter().map(|n| (*n).to_owned()).collect())
+            }
+        },
     }
 }
 
@@ -53,6 +76,7 @@ pub fn snapshot(table: &str, entities: &[&EntityMeta]) -> Snapshot {
                 },
             })
             .collect(),
+        vectors: Some(e.vectors.iter().map(vector).collect()),
         fields: e
             .fields
             .iter()
@@ -86,7 +110,7 @@ pub fn snapshot(table: &str, entities: &[&EntityMeta]) -> Snapshot {
 /// # struct Note { user: String, id: u32, text: Option<String> }
 /// use dynakey_runtime::Entity;
 /// let text = dynakey_runtime::schema::render("Notes", &[Note::META]);
-/// assert!(text.starts_with("dynakey-schema 2\n"));
+/// assert!(text.starts_with("dynakey-schema 3\n"));
 /// assert!(text.contains("entity Note\n  discriminator \"NOTE\" in \"_type\"\n  key pk \"USER#<user>\""));
 /// assert!(text.contains("  field text \"text\" Option<String> optional\n"));
 /// ```
