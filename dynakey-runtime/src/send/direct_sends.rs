@@ -22,7 +22,11 @@ const ALLOWED: [(&str, usize, &str); 16] = [
     ("ops/put.rs", 1, "the IntoFuture of dynakey's Put"),
     ("ops/patch.rs", 1, "the IntoFuture of dynakey's PatchItem"),
     ("ops/delete.rs", 1, "the IntoFuture of dynakey's Delete"),
-    ("ops/get.rs", 2, "the IntoFuture of dynakey's Get and GetProjected"),
+    (
+        "ops/get.rs",
+        2,
+        "the IntoFuture of dynakey's Get and GetProjected",
+    ),
     (
         "ops/update.rs",
         4,
@@ -66,7 +70,11 @@ const ALLOWED: [(&str, usize, &str); 16] = [
 fn direct_sends(src: &Path, dir: &Path, out: &mut BTreeMap<String, usize>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
-        let rel = path.strip_prefix(src).unwrap().to_string_lossy().into_owned();
+        let rel = path
+            .strip_prefix(src)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         if rel == "send.rs" || rel == "send" {
             continue;
         }
@@ -81,7 +89,12 @@ fn direct_sends(src: &Path, dir: &Path, out: &mut BTreeMap<String, usize>) {
         let n: usize = text
             .lines()
             .filter(|l| !l.trim_start().starts_with("//"))
-            .map(|code| DIRECT.iter().map(|d| code.matches(d).count()).sum::<usize>())
+            .map(|code| {
+                DIRECT
+                    .iter()
+                    .map(|d| code.matches(d).count())
+                    .sum::<usize>()
+            })
             .sum();
         if n > 0 {
             out.insert(rel, n);
