@@ -1,6 +1,6 @@
 //! The table admin operations: they read or write no items, so they ask
 //! for no capacity and report none; each still gets its span. Each is one
-//! line of [`admin!`]: its name, and the SDK module holding its input
+//! line of `admin!`: its name, and the SDK module holding its input
 //! builder, output and error.
 
 use std::future::Future;
