@@ -15,11 +15,15 @@
 //!
 //! Adding an operation is one `impl Operation for XInputBuilder` in
 //! [`data`] (an operation that reads or writes items: name, capacity,
-//! output's capacity) or [`admin`] (one that does not: its name alone);
-//! nothing else changes.
+//! output's capacity) or one line of [`admin`] (one that does not: its
+//! name alone); nothing else changes. Nothing else in the runtime calls
+//! the SDK's `.send()`: a unit test (`direct_sends`) scans the source for
+//! one, with the list of the runtime's own builders that are sent so.
 
 mod admin;
 mod data;
+#[cfg(test)]
+mod direct_sends;
 #[cfg(feature = "streams")]
 mod streams;
 

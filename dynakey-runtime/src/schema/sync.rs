@@ -4,6 +4,8 @@
 //! their keys in a new index from a backfill migration. Vector indexes
 //! are added and removed to match the entities (`sync_vector`).
 
+#[cfg(feature = "export")]
+use aws_sdk_dynamodb::operation::describe_table::DescribeTableInput;
 use aws_sdk_dynamodb::operation::update_table::UpdateTableInput;
 use aws_sdk_dynamodb::types::{CreateGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate};
 
@@ -157,13 +159,9 @@ impl Db {
         if before.differences.iter().any(creatable) {
             create_table_with(self.client(), self.table_name(), entities, options).await?;
         }
-        let table = self
-            .client()
-            .describe_table()
-            .table_name(self.table_name())
-            .send()
-            .await
-            .map_err(|e| Error::from_sdk(e, 1))?
+        let req = DescribeTableInput::builder().table_name(self.table_name());
+        let table = send(&To::table(self.client(), self.table_name()), req)
+            .await?
             .table
             .unwrap_or_else(|| aws_sdk_dynamodb::types::TableDescription::builder().build());
         let (created, rest): (Vec<Difference>, Vec<Difference>) = before

@@ -11,6 +11,10 @@
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+use aws_sdk_dynamodb::operation::describe_table::DescribeTableInput;
+use aws_sdk_dynamodb::operation::search_vectors::builders::SearchVectorsInputBuilder;
+use aws_sdk_dynamodb::operation::search_vectors::SearchVectorsInput;
+use aws_sdk_dynamodb::operation::update_table::UpdateTableInput;
 use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::{
     AttributeValue, DeleteVectorIndexAction, TableStatus, VectorIndexUpdate,
@@ -19,6 +23,7 @@ use aws_sdk_dynamodb::types::{
 use crate::db::Db;
 use crate::entity::KeyAttrType;
 use crate::error::Error;
+use crate::send::{send, send_then, Operation, To};
 use crate::table::vector::VectorDef;
 use crate::table::{attribute_definition, build_err, Plan};
 
@@ -55,14 +60,12 @@ pub(crate) async fn sync_vectors(
 async fn add(db: &Db, def: &VectorDef) -> Result<(), Error> {
     let m = def.meta;
     let create = def.sdk_create()?;
-    let mut req = db.client().update_table().table_name(db.table_name());
+    let mut req = UpdateTableInput::builder().table_name(db.table_name());
     for (a, ty, _) in m.schema_attrs() {
         req = req.attribute_definitions(attribute_definition(a, ty)?);
     }
-    req.vector_index_updates(VectorIndexUpdate::builder().create(create).build())
-        .send()
-        .await
-        .map_err(|e| Error::from_sdk(e, 1))?;
+    let req = req.vector_index_updates(VectorIndexUpdate::builder().create(create).build());
+    send(&admin(db), req).await?;
     wait(db, m.name, "become searchable", || searchable(db, def)).await
 }
 
@@ -71,14 +74,16 @@ async fn remove(db: &Db, name: &str) -> Result<(), Error> {
         .index_name(name)
         .build()
         .map_err(build_err)?;
-    db.client()
-        .update_table()
+    let req = UpdateTableInput::builder()
         .table_name(db.table_name())
-        .vector_index_updates(VectorIndexUpdate::builder().delete(delete).build())
-        .send()
-        .await
-        .map_err(|e| Error::from_sdk(e, 1))?;
+        .vector_index_updates(VectorIndexUpdate::builder().delete(delete).build());
+    send(&admin(db), req).await?;
     wait(db, name, "go", || gone(db, name)).await
+}
+
+/// Where the table admin requests of `db` go.
+fn admin(db: &Db) -> To<'_> {
+    To::table(db.client(), db.table_name())
 }
 
 /// Polls `ready` with a growing delay until it says yes, or the limit.
@@ -119,9 +124,7 @@ fn any_value(ty: KeyAttrType) -> AttributeValue {
 /// yet"; any other error is the caller's).
 async fn searchable(db: &Db, def: &VectorDef) -> Result<bool, Error> {
     let m = def.meta;
-    let mut req = db
-        .client()
-        .search_vectors()
+    let mut req = SearchVectorsInput::builder()
         .table_name(db.table_name())
         .index_name(m.name)
         .set_search_vector(Some(vec![
@@ -135,25 +138,21 @@ async fn searchable(db: &Db, def: &VectorDef) -> Result<bool, Error> {
             .expression_attribute_names("#s", scope.attr)
             .expression_attribute_values(":s", any_value(scope.ty));
     }
-    match req.send().await {
+    send_then(&To::db(db), req, |sent, attempts| match sent {
         Ok(_) => Ok(true),
         Err(e) if e.message().is_some_and(|m| m.contains("backfilling")) => Ok(false),
         // While the index allocates, the table reports UPDATING and a
         // search may be refused for that too.
         Err(e) if e.code() == Some("ResourceInUseException") => Ok(false),
-        Err(e) => Err(Error::from_sdk(e, 1)),
-    }
+        Err(e) => Err(SearchVectorsInputBuilder::error(e, attempts)),
+    })
+    .await
 }
 
 /// Whether the index is no longer listed and the table is ACTIVE.
 async fn gone(db: &Db, name: &str) -> Result<bool, Error> {
-    let out = db
-        .client()
-        .describe_table()
-        .table_name(db.table_name())
-        .send()
-        .await
-        .map_err(|e| Error::from_sdk(e, 1))?;
+    let req = DescribeTableInput::builder().table_name(db.table_name());
+    let out = send(&admin(db), req).await?;
     let Some(t) = out.table() else {
         return Ok(true);
     };

@@ -3,18 +3,26 @@
 //! or writes items asks for consumed capacity (`TOTAL`, the `Db`'s
 //! default). One workload covers every kind of operation: the single-item
 //! ones and a patch, query, scan, batches, transactions, a move, a put of
-//! a `#[dynamo(unique)]` entity, a migration run and the table admin ones.
+//! a `#[dynamo(unique)]` entity, a migration run, a hydrate, an export
+//! load and the table admin ones. The table settings (tags, resource
+//! policy, class) and vector indexes, read and changed by
+//! `verify_table_with`, `sync_table_with` and `sync_table`, are traced too.
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
-use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
+use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, Tag};
+use dynakey::changes::ExportReader;
 use dynakey::expr::Update;
+use dynakey::local::{memory_with_clock, ManualClock};
 use dynakey::schema::Migration;
 use dynakey::spy::Recorder;
+use dynakey::table::verify::Difference;
+use dynakey::table::{TableClass, TableOptions};
 use dynakey::{DynamoEntity, Entity};
 use dynakey_tests::notes::{Note, Profile};
 
-use super::capture::capture;
+use super::capture::{capture, Capture};
 use super::{fixture, note};
 
 /// A member: its email unique across the table, its tier filled in by a
@@ -107,6 +115,19 @@ async fn every_request_is_traced_and_asks_for_capacity() {
     // A migration run: describe, scans, its marks, its writes.
     db.migrate(&STEPS).await.unwrap();
 
+    // Reads and writes of the tools: a hydrate (a query, then batch
+    // gets) and an export's items loaded (batch writes).
+    db.query(Note::gsi1_pk("red").unwrap())
+        .hydrate()
+        .await
+        .unwrap();
+    let line = r#"{"Item":{"pk":{"S":"USER#ann"},"sk":{"S":"NOTE#000020"},"entity":{"S":"NOTE"},"user":{"S":"ann"},"id":{"N":"20"},"text":{"S":"loaded"}}}"#;
+    let load = ExportReader::new(line.as_bytes())
+        .load_into(&db)
+        .await
+        .unwrap();
+    assert_eq!(load.puts, 1);
+
     let sent = spy.requests();
     let ops: Vec<&str> = sent.iter().map(|r| r.operation.as_str()).collect();
     for op in DATA {
@@ -127,11 +148,15 @@ async fn every_request_is_traced_and_asks_for_capacity() {
         }
     }
 
-    // Every request is in a span of its operation: as many calls in the
-    // spans of each operation as requests of it were sent.
-    let mut requests: BTreeMap<&str, u64> = BTreeMap::new();
-    for op in &ops {
-        *requests.entry(op).or_default() += 1;
+    assert_each_traced(&spy, &cap);
+}
+
+/// Every request `spy` recorded is in a span of its operation: as many
+/// calls in the spans of each operation as requests of it were sent.
+fn assert_each_traced(spy: &Recorder, cap: &Capture) {
+    let mut requests: BTreeMap<String, u64> = BTreeMap::new();
+    for r in spy.requests() {
+        *requests.entry(r.operation).or_default() += 1;
     }
     let mut traced: BTreeMap<String, u64> = BTreeMap::new();
     for s in cap.requests() {
@@ -140,7 +165,6 @@ async fn every_request_is_traced_and_asks_for_capacity() {
         let calls = s.num("dynakey.calls").map_or(1, |c| c as u64);
         *traced.entry(op).or_default() += calls;
     }
-    let traced: BTreeMap<&str, u64> = traced.iter().map(|(k, v)| (k.as_str(), *v)).collect();
     assert_eq!(traced, requests);
 }
 
@@ -160,4 +184,136 @@ async fn table_creation_is_traced_and_asks_nothing() {
     let span = &cap.of("CreateTable")[0];
     assert_eq!(span.get("aws.dynamodb.consumed_capacity"), None);
     drop(f);
+}
+
+/// The options of the settings test: a tag, a resource policy and a table
+/// class, each of which the table made without them lacks.
+fn settings() -> TableOptions {
+    TableOptions::default()
+        .tag("team", "notes")
+        .resource_policy(POLICY)
+        .table_class(TableClass::StandardInfrequentAccess)
+}
+
+const POLICY: &str = r#"{"Version":"2012-10-17","Statement":[{"Sid":"DenyOutsideTls","Effect":"Deny","Principal":"*","Action":"dynamodb:*","Resource":"*","Condition":{"Bool":{"aws:SecureTransport":"false"}}}]}"#;
+
+#[tokio::test]
+async fn table_settings_read_and_changed_are_traced() {
+    let f = fixture().await;
+    let raw = f.local.db(format!("t_{}", uuid::Uuid::new_v4().simple()));
+    raw.create_table(&[Note::META]).await.unwrap();
+    // A tag the options do not name, for sync_table_with to remove
+    // (ignored where the backend has no TagResource).
+    let arn = raw
+        .client()
+        .describe_table()
+        .table_name(raw.table_name())
+        .send()
+        .await
+        .unwrap()
+        .table
+        .and_then(|t| t.table_arn)
+        .unwrap();
+    let extra = Tag::builder().key("owner").value("ann").build().unwrap();
+    let _ = raw
+        .client()
+        .tag_resource()
+        .resource_arn(arn)
+        .tags(extra)
+        .send()
+        .await;
+    let spy = Recorder::new();
+    let db = spy.db(&raw);
+    let (cap, _guard) = capture();
+    let options = settings();
+
+    let before = db.verify_table_with(&[Note::META], &options).await.unwrap();
+    db.sync_table_with(&[Note::META], &options).await.unwrap();
+
+    // The settings are read whether or not the backend holds them.
+    let ops = spy.operations();
+    for op in ["DescribeTable", "ListTagsOfResource", "GetResourcePolicy"] {
+        assert!(ops.iter().any(|o| o == op), "no {op}: {ops:?}");
+    }
+    // Each difference found is changed by its own call.
+    let sent = |op: &str| ops.iter().any(|o| o == op);
+    for d in &before.differences {
+        let op = match d {
+            Difference::Tag {
+                expected: Some(_), ..
+            } => "TagResource",
+            Difference::Tag { .. } => "UntagResource",
+            Difference::ResourcePolicy { .. } => "PutResourcePolicy",
+            Difference::TableClass { .. } => "UpdateTable",
+            _ => continue,
+        };
+        assert!(sent(op), "{d} found, yet no {op}: {ops:?}");
+    }
+    assert!(
+        spy.requests().iter().all(|r| r.capacity.is_none()),
+        "table admin asks for no capacity"
+    );
+    assert_each_traced(&spy, &cap);
+}
+
+/// An article without a vector index, and the same with one: what
+/// `sync_table` adds and removes.
+#[derive(DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "ARTICLE")]
+#[pk("ARTICLE#<id>")]
+struct Plain {
+    id: String,
+    shelf: String,
+    embedding: Option<[f32; 2]>,
+}
+
+#[derive(DynamoEntity, Debug, Clone, PartialEq)]
+#[dynamo(entity = "ARTICLE")]
+#[pk("ARTICLE#<id>")]
+#[vector_index("Like", vector = embedding, dimensions = 2, distance = "COSINE", scope(shelf))]
+struct Article {
+    id: String,
+    shelf: String,
+    embedding: Option<[f32; 2]>,
+}
+
+/// On the embedded engine always (moto has no vector indexes), with a
+/// manual clock moved on while `sync_table` waits through the lifecycle.
+#[tokio::test]
+async fn vector_indexes_added_and_removed_are_traced() {
+    let clock = ManualClock::new(1_700_000_000);
+    let backend = memory_with_clock(&clock).unwrap();
+    let spy = Recorder::new();
+    let db = spy.db(&backend.db("articles"));
+    db.create_table(&[Plain::META]).await.unwrap();
+    let ticking = {
+        let clock = clock.clone();
+        tokio::spawn(async move {
+            loop {
+                clock.tick(Duration::from_secs(2));
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+    };
+    spy.clear();
+    let (cap, _guard) = capture();
+    assert_eq!(db.sync_table(&[Article::META]).await.unwrap(), ["Like"]);
+    let added = spy.operations();
+    assert!(db.sync_table(&[Plain::META]).await.unwrap().is_empty());
+    ticking.abort();
+    assert!(db.verify_table(&[Plain::META]).await.unwrap().matches());
+
+    // Added by an UpdateTable, waited for by searches; removed by an
+    // UpdateTable, waited for by DescribeTable.
+    for op in ["UpdateTable", "SearchVectors"] {
+        assert!(added.iter().any(|o| o == op), "no {op}: {added:?}");
+    }
+    let all = spy.operations();
+    let updates = all.iter().filter(|o| *o == "UpdateTable").count();
+    assert_eq!(updates, 2, "{all:?}");
+    // The readiness searches read the index: they ask for capacity.
+    for r in spy.of("SearchVectors") {
+        assert_eq!(r.capacity, Some(ReturnConsumedCapacity::Total), "{r:?}");
+    }
+    assert_each_traced(&spy, &cap);
 }

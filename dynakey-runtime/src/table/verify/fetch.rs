@@ -3,6 +3,9 @@
 //! comparison of [`live`](super::live) on what they answer.
 
 use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+use aws_sdk_dynamodb::operation::get_resource_policy::builders::GetResourcePolicyInputBuilder;
+use aws_sdk_dynamodb::operation::get_resource_policy::GetResourcePolicyInput;
+use aws_sdk_dynamodb::operation::list_tags_of_resource::ListTagsOfResourceInput;
 use aws_sdk_dynamodb::types::TableDescription;
 
 use super::live::{
@@ -12,6 +15,7 @@ use super::live::{
 use super::TableReport;
 use crate::db::Db;
 use crate::error::Error;
+use crate::send::{send_or_none, send_then, Operation, To};
 use crate::table::apply::unsupported;
 use crate::table::TableOptions;
 
@@ -79,17 +83,17 @@ impl Db {
         &self,
         arn: &str,
     ) -> Result<Vec<(String, String)>, Option<Error>> {
+        let to = To::table(self.client(), self.table_name());
         let mut out = Vec::new();
         let mut token = None;
         loop {
-            let page = self
-                .client()
-                .list_tags_of_resource()
+            let req = ListTagsOfResourceInput::builder()
                 .resource_arn(arn)
-                .set_next_token(token)
-                .send()
+                .set_next_token(token);
+            let page = send_or_none(&to, req, |e| unsupported(e.code()))
                 .await
-                .map_err(|e| (!unsupported(e.code())).then(|| Error::from_sdk(e, 1)))?;
+                .map_err(Some)?
+                .ok_or(None)?;
             out.extend(
                 page.tags()
                     .iter()
@@ -105,17 +109,17 @@ impl Db {
     /// The resource policy of `arn`, `None` when it has none (`Err(None)`:
     /// the backend lacks the call).
     pub(crate) async fn live_policy(&self, arn: &str) -> Result<Option<String>, Option<Error>> {
-        match self
-            .client()
-            .get_resource_policy()
-            .resource_arn(arn)
-            .send()
-            .await
-        {
-            Ok(out) => Ok(out.policy().map(str::to_owned)),
-            Err(e) if e.code() == Some("PolicyNotFoundException") => Ok(None),
-            Err(e) if unsupported(e.code()) => Err(None),
-            Err(e) => Err(Some(Error::from_sdk(e, 1))),
-        }
+        let to = To::table(self.client(), self.table_name());
+        let req = GetResourcePolicyInput::builder().resource_arn(arn);
+        // `Some(policy)`: the backend answered (`None`: no policy).
+        let answered = send_then(&to, req, |sent, attempts| match sent {
+            Ok(out) => Ok(Some(out.policy)),
+            Err(e) if e.code() == Some("PolicyNotFoundException") => Ok(Some(None)),
+            Err(e) if unsupported(e.code()) => Ok(None),
+            Err(e) => Err(GetResourcePolicyInputBuilder::error(e, attempts)),
+        })
+        .await
+        .map_err(Some)?;
+        answered.ok_or(None)
     }
 }

@@ -4,16 +4,22 @@
 //! warm throughput and deletion protection; TagResource / UntagResource;
 //! PutResourcePolicy), and what it leaves, with why.
 
-use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+use aws_sdk_dynamodb::operation::put_resource_policy::PutResourcePolicyInput;
+use aws_sdk_dynamodb::operation::tag_resource::TagResourceInput;
+use aws_sdk_dynamodb::operation::untag_resource::UntagResourceInput;
+use aws_sdk_dynamodb::operation::update_table::UpdateTableInput;
 use aws_sdk_dynamodb::types::{
     BillingMode, GlobalSecondaryIndexUpdate, OnDemandThroughput, ProvisionedThroughput,
     SseSpecification, SseType, TableDescription, Tag, UpdateGlobalSecondaryIndexAction,
     WarmThroughput as SdkWarm,
 };
+use aws_sdk_dynamodb::Client;
 
 use super::report::{Difference, Remedy};
 use crate::db::Db;
 use crate::error::Error;
+use crate::send::{send_then, Operation, To};
 use crate::table::apply::unsupported;
 use crate::table::{build_err, wait_active, Billing, Encryption, TableOptions};
 
@@ -76,20 +82,17 @@ enum Refusal {
     Fail(Error),
 }
 
-fn refusal<E, R>(e: SdkError<E, R>) -> Refusal
-where
-    E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
-    R: std::fmt::Debug + Send + Sync + 'static,
-{
-    let code = e.code().map(str::to_owned);
-    if unsupported(code.as_deref()) {
+/// What a change's error `e` (whose service code was `code`) is: a refusal
+/// to report, or an error to return.
+fn refusal(code: Option<&str>, e: Error) -> Refusal {
+    if unsupported(code) {
         return Refusal::Said("the backend does not have this operation".into());
     }
-    match Error::from_sdk(e, 1) {
+    match e {
         Error::Validation { message, .. } => {
             Refusal::Said(format!("DynamoDB refused it: {message}"))
         }
-        other if code.as_deref() == Some("LimitExceededException") => {
+        other if code == Some("LimitExceededException") => {
             Refusal::Said(format!("DynamoDB refused it: {other}"))
         }
         other => Refusal::Fail(other),
@@ -97,6 +100,21 @@ where
 }
 
 impl Db {
+    /// Sends one change through the send path (its span records the error
+    /// of a refused one); its error as a [`Refusal`].
+    async fn change<O: Operation<Client = Client>>(&self, req: O) -> Result<(), Refusal> {
+        let mut code = None;
+        let to = To::table(self.client(), self.table_name());
+        send_then(&to, req, |sent, attempts| {
+            sent.map(drop).map_err(|e| {
+                code = e.code().map(str::to_owned);
+                O::error(e, attempts)
+            })
+        })
+        .await
+        .map_err(|e| refusal(code.as_deref(), e))
+    }
+
     /// Changes the capacity of the table and its global indexes to the
     /// options' billing, in one UpdateTable.
     async fn fix_capacity(
@@ -124,7 +142,7 @@ impl Db {
                     _ => false,
                 })
         };
-        let mut req = self.client().update_table().table_name(self.table_name());
+        let mut req = UpdateTableInput::builder().table_name(self.table_name());
         if table_differs {
             req = match billing {
                 Billing::OnDemand {
@@ -166,8 +184,7 @@ impl Db {
                     .build(),
             );
         }
-        req.send().await.map_err(refusal)?;
-        Ok(())
+        self.change(req).await
     }
 
     /// Changes one setting (not capacity: see `fix_capacity`).
@@ -177,7 +194,7 @@ impl Db {
         options: &TableOptions,
         d: &Difference,
     ) -> Result<(), Refusal> {
-        let update = self.client().update_table().table_name(self.table_name());
+        let update = UpdateTableInput::builder().table_name(self.table_name());
         let no_arn = || Refusal::Said("DescribeTable gave no table ARN".into());
         let table_update = match d {
             Difference::DeletionProtection => Some(update.deletion_protection_enabled(true)),
@@ -203,8 +220,7 @@ impl Db {
             _ => None,
         };
         if let Some(req) = table_update {
-            req.send().await.map_err(refusal)?;
-            return Ok(());
+            return self.change(req).await;
         }
         match d {
             Difference::Tag {
@@ -218,31 +234,26 @@ impl Db {
                     .build()
                     .map_err(|e| Refusal::Fail(build_err(e)))?;
                 let arn = arn.ok_or_else(no_arn)?;
-                let req = self.client().tag_resource().resource_arn(arn).tags(tag);
-                req.send().await.map_err(refusal)?;
+                let req = TagResourceInput::builder().resource_arn(arn).tags(tag);
+                self.change(req).await
             }
             Difference::Tag { key, .. } => {
                 let arn = arn.ok_or_else(no_arn)?;
-                let req = self
-                    .client()
-                    .untag_resource()
+                let req = UntagResourceInput::builder()
                     .resource_arn(arn)
                     .tag_keys(key);
-                req.send().await.map_err(refusal)?;
+                self.change(req).await
             }
             Difference::ResourcePolicy { .. } => {
                 let arn = arn.ok_or_else(no_arn)?;
                 let policy = options.resource_policy.clone().unwrap_or_default();
-                let req = self
-                    .client()
-                    .put_resource_policy()
+                let req = PutResourcePolicyInput::builder()
                     .resource_arn(arn)
                     .policy(policy);
-                req.send().await.map_err(refusal)?;
+                self.change(req).await
             }
-            _ => return Err(Refusal::Said(d.remedy().to_string())),
+            _ => Err(Refusal::Said(d.remedy().to_string())),
         }
-        Ok(())
     }
 
     /// Changes every difference whose remedy is a live change, one call at
