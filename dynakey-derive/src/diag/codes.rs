@@ -329,7 +329,7 @@ codes! {
     }
     VectorSchema = 606, derive {
         title: "search schema shape",
-        checks: "More than one `scope` field (DynamoDB scopes a search by one HASH element), or a field twice in the search schema.",
+        checks: "More than one `scope` field (DynamoDB scopes a search by one HASH element), more than 18 `filter` fields (its INLINE_FILTER elements), or a field twice in the search schema.",
         fix: "keep one scope field and make the others filters; list each field once",
         example: "scope(tenant, region)",
     }

@@ -100,6 +100,9 @@ pub fn api_distance(variant: &str) -> &'static str {
 /// DynamoDB's limits (see the module's documentation).
 const MAX_DIMENSIONS: u64 = 4096;
 const MAX_PER_TABLE: usize = 5;
+/// INLINE_FILTER elements of one index (AWS's DynamoDB vector search
+/// reference: "up to 18 inline filters").
+const MAX_FILTERS: usize = 18;
 /// Generated functions a vector index's search function must not take
 /// the name of.
 const RESERVED: &[&str] = &["pk", "sk", "key", "attrs", "update", "patch"];
@@ -419,6 +422,10 @@ fn schema(
                 None => ok = false,
             }
         }
+    }
+    if let Some((names, span)) = raw.filter.as_ref().filter(|(n, _)| n.len() > MAX_FILTERS) {
+        error(cx, *span, Code::VectorSchema, format!("vector index `{name}` filters by {} fields; DynamoDB takes at most {MAX_FILTERS} (INLINE_FILTER elements)", names.len()), "filter by the fields searches narrow by most, and check the others on the results".into());
+        ok = false;
     }
     let mut filters = Vec::new();
     for n in raw.filter.iter().flat_map(|(names, _)| names) {

@@ -69,6 +69,10 @@ pub mod limits {
     pub const MAX_TOP_K: u32 = crate::error::MAX_TOP_K;
     /// The most vector indexes of one table.
     pub const MAX_PER_TABLE: usize = 5;
+    /// The most filter attributes (`INLINE_FILTER` elements) of one index
+    /// (AWS's vector search reference: "up to 18 inline filters"; the
+    /// derive refuses more, DYNA606).
+    pub const MAX_FILTERS: usize = 18;
 }
 
 /// One vector index of an entity, as the derive describes it
