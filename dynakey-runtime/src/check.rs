@@ -120,7 +120,7 @@ pub(crate) fn check_item(meta: &EntityMeta, item: &Item) -> Result<(), Error> {
 /// Refuses a value DynamoDB refuses in a native index key attribute: an
 /// empty string or binary, one longer than its key holds (2,048 bytes in a
 /// partition attribute, 1,024 in a sort attribute), or a value of another
-/// type than the index's
+/// type than the index's; and an empty vector index scope
 /// (`value_of` gives the value an attribute is written with, if any). The
 /// error names the entity, the index and the field.
 fn native_keys<'a>(
@@ -166,6 +166,25 @@ fn native_keys<'a>(
             )));
         }
     }
+    // A vector index's scope is its search schema's HASH element, which
+    // DynamoDB refuses empty, as it refuses an empty key attribute.
+    for v in meta.vectors {
+        let Some(scope) = v.scope() else { continue };
+        let empty = match value_of(scope.attr) {
+            Some(AttributeValue::S(s)) => s.is_empty(),
+            Some(AttributeValue::B(b)) => b.as_ref().is_empty(),
+            _ => false,
+        };
+        if empty {
+            let e = KeyPartError::new(String::new(), KeyFormatReason::Empty);
+            return Err(Error::KeyFormat(native_error(
+                meta.discriminator,
+                v.name,
+                scope.field,
+                e,
+            )));
+        }
+    }
     Ok(())
 }
 
@@ -194,7 +213,8 @@ pub(crate) fn check_update(meta: &EntityMeta, update: &Update) -> Result<(), Err
             check_key_size(k.key, role, s)?;
         }
     }
-    if meta.indexes.iter().any(|ix| ix.is_native()) {
+    if meta.indexes.iter().any(|ix| ix.is_native()) || meta.vectors.iter().any(|v| v.scope().is_some())
+    {
         native_keys(meta, |attr| update.assigned_value(attr))?;
     }
     Ok(())

@@ -19,7 +19,7 @@ use dynakey::local::{self, Backend};
 use dynakey::spy::Recorder;
 use dynakey::table::TableOptions;
 use dynakey::vector::{Distance, VectorSearchReason};
-use dynakey::{Db, DynamoEntity, DynamoProjection, Entity, Error};
+use dynakey::{Db, DynamoEntity, DynamoProjection, Entity, Error, KeyFormatReason};
 use dynakey_examples::stream_capture::StreamCapture;
 
 /// A support ticket: scoped by tenant (not part of its key, so an update
@@ -539,6 +539,32 @@ fn a_vector_written_by_another_client_decodes_from_a_record() {
     let t = c.new_item().expect("the new image");
     assert_eq!(t.embedding, Some([0.1, -2.5, 3.0]));
     assert!(c.entered("BySimilar"));
+}
+
+/// An empty scope, which DynamoDB refuses in a write as it refuses an
+/// empty key attribute, is refused before sending: by a put, a typed
+/// update, and in a transaction; the error names the index and the field.
+/// (An absent scope is no error: the item is written and not searched.)
+#[tokio::test]
+async fn a_write_with_an_empty_scope_is_refused_before_sending() {
+    let local = local::memory().unwrap();
+    // No table: a request that were sent would fail as a missing table.
+    let db = local.db("none");
+    let names_the_scope = |r: Result<(), Error>| match r {
+        Err(Error::KeyFormat(e)) => {
+            assert_eq!((e.index, e.field), (Some("BySimilar"), "tenant"), "{e}");
+            assert_eq!(e.reason, KeyFormatReason::Empty, "{e}");
+        }
+        other => panic!("{other:?}"),
+    };
+    let t = ticket("1", "", "open", 1, [1.0, 0.0, 0.0]);
+    names_the_scope(db.put(&t).await.map(|_| ()));
+    names_the_scope(db.transact_write().put(&t).await.map(|_| ()));
+    names_the_scope(db.update(Ticket::update("1").set_tenant("")).await.map(|_| ()));
+    // DynamoDB refuses an empty scope even in an item without a vector
+    // (the embedded engine's capture of it): so does the put.
+    let bare = Ticket { embedding: None, ..t };
+    names_the_scope(db.put(&bare).await.map(|_| ()));
 }
 
 /// Refusals before anything is sent: no backend involved.
