@@ -213,7 +213,8 @@ pub(crate) fn check_update(meta: &EntityMeta, update: &Update) -> Result<(), Err
             check_key_size(k.key, role, s)?;
         }
     }
-    if meta.indexes.iter().any(|ix| ix.is_native()) || meta.vectors.iter().any(|v| v.scope().is_some())
+    if meta.indexes.iter().any(|ix| ix.is_native())
+        || meta.vectors.iter().any(|v| v.scope().is_some())
     {
         native_keys(meta, |attr| update.assigned_value(attr))?;
     }

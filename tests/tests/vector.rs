@@ -560,10 +560,17 @@ async fn a_write_with_an_empty_scope_is_refused_before_sending() {
     let t = ticket("1", "", "open", 1, [1.0, 0.0, 0.0]);
     names_the_scope(db.put(&t).await.map(|_| ()));
     names_the_scope(db.transact_write().put(&t).await.map(|_| ()));
-    names_the_scope(db.update(Ticket::update("1").set_tenant("")).await.map(|_| ()));
+    names_the_scope(
+        db.update(Ticket::update("1").set_tenant(""))
+            .await
+            .map(|_| ()),
+    );
     // DynamoDB refuses an empty scope even in an item without a vector
     // (the embedded engine's capture of it): so does the put.
-    let bare = Ticket { embedding: None, ..t };
+    let bare = Ticket {
+        embedding: None,
+        ..t
+    };
     names_the_scope(db.put(&bare).await.map(|_| ()));
 }
 

@@ -24,10 +24,10 @@ use std::fmt;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::codec::Item;
+use crate::entity::VectorIndexMeta;
 use crate::entity::{EntityMeta, IndexMeta};
 use crate::expr::Update;
 use crate::size::{item_size, value_size};
-use crate::entity::VectorIndexMeta;
 
 /// The least `VectorWriteRequestBytes` a write of an entry reports.
 const MIN_VECTOR_REQUEST_BYTES: usize = 1024;
