@@ -543,7 +543,8 @@ fn a_vector_written_by_another_client_decodes_from_a_record() {
 
 /// An empty scope, which DynamoDB refuses in a write as it refuses an
 /// empty key attribute, is refused before sending: by a put, a typed
-/// update, and in a transaction; the error names the index and the field.
+/// update, a transaction and a batch; the error names the index and the
+/// field.
 /// (An absent scope is no error: the item is written and not searched.)
 #[tokio::test]
 async fn a_write_with_an_empty_scope_is_refused_before_sending() {
@@ -560,6 +561,7 @@ async fn a_write_with_an_empty_scope_is_refused_before_sending() {
     let t = ticket("1", "", "open", 1, [1.0, 0.0, 0.0]);
     names_the_scope(db.put(&t).await.map(|_| ()));
     names_the_scope(db.transact_write().put(&t).await.map(|_| ()));
+    names_the_scope(db.batch_write().put(&t).send().await.map(|_| ()));
     names_the_scope(
         db.update(Ticket::update("1").set_tenant(""))
             .await
