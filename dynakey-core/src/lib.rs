@@ -9,5 +9,6 @@
 //! it, and users reach it through `dynakey`. Each persisted format carries
 //! its version, and this crate reads every earlier one.
 
+pub mod format;
 pub mod snapshot;
 pub mod template;

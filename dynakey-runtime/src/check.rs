@@ -120,7 +120,8 @@ pub(crate) fn check_item(meta: &EntityMeta, item: &Item) -> Result<(), Error> {
 /// Refuses a value DynamoDB refuses in a native index key attribute: an
 /// empty string or binary, one longer than its key holds (2,048 bytes in a
 /// partition attribute, 1,024 in a sort attribute), or a value of another
-/// type than the index's; and an empty vector index scope
+/// type than the index's; and an empty vector index scope, or a vector of
+/// another length than its index's dimensions
 /// (`value_of` gives the value an attribute is written with, if any). The
 /// error names the entity, the index and the field.
 fn native_keys<'a>(
@@ -142,8 +143,7 @@ fn native_keys<'a>(
                 KeyRole::Sort
             };
             let reason = match (v, KeyAttrType::of(v)) {
-                (AttributeValue::S(s), _) if s.is_empty() => KeyFormatReason::Empty,
-                (AttributeValue::B(b), _) if b.as_ref().is_empty() => KeyFormatReason::Empty,
+                _ if is_empty_key(v) => KeyFormatReason::Empty,
                 // Each attribute of a native key is held to its key's limit.
                 (_, Some(t)) if t == a.ty && size > role.limit() => {
                     KeyFormatReason::TooLong { role, size }
@@ -166,26 +166,45 @@ fn native_keys<'a>(
             )));
         }
     }
-    // A vector index's scope is its search schema's HASH element, which
-    // DynamoDB refuses empty, as it refuses an empty key attribute.
     for v in meta.vectors {
-        let Some(scope) = v.scope() else { continue };
-        let empty = match value_of(scope.attr) {
-            Some(AttributeValue::S(s)) => s.is_empty(),
-            Some(AttributeValue::B(b)) => b.as_ref().is_empty(),
-            _ => false,
-        };
-        if empty {
-            let e = KeyPartError::new(String::new(), KeyFormatReason::Empty);
-            return Err(Error::KeyFormat(native_error(
-                meta.discriminator,
-                v.name,
-                scope.field,
-                e,
-            )));
+        // The scope is the search schema's HASH element, which DynamoDB
+        // refuses empty, as it refuses an empty key attribute.
+        if let Some(scope) = v.scope() {
+            if value_of(scope.attr).is_some_and(is_empty_key) {
+                let e = KeyPartError::new(String::new(), KeyFormatReason::Empty);
+                let e = native_error(meta.discriminator, v.name, scope.field, e);
+                return Err(Error::KeyFormat(e));
+            }
+        }
+        // A vector DynamoDB would refuse: another number of elements than
+        // the index's dimensions (a `Vec<f32>` field; an array's length is
+        // its type's).
+        if let Some(value @ AttributeValue::L(l)) = value_of(v.vector_attr) {
+            if !v.reads(value) {
+                return Err(Error::refused(
+                    RefusedReason::VectorLength,
+                    format!(
+                        "{}: field `{}` holds {} elements where vector index `{}` reads {} numbers",
+                        meta.discriminator,
+                        v.vector_field,
+                        l.len(),
+                        v.name,
+                        v.dimensions
+                    ),
+                ));
+            }
         }
     }
     Ok(())
+}
+
+/// An empty string or binary: what DynamoDB refuses in a key attribute.
+fn is_empty_key(v: &AttributeValue) -> bool {
+    match v {
+        AttributeValue::S(s) => s.is_empty(),
+        AttributeValue::B(b) => b.as_ref().is_empty(),
+        _ => false,
+    }
 }
 
 /// Refuses an update that sends a value DynamoDB cannot store (see
@@ -213,9 +232,7 @@ pub(crate) fn check_update(meta: &EntityMeta, update: &Update) -> Result<(), Err
             check_key_size(k.key, role, s)?;
         }
     }
-    if meta.indexes.iter().any(|ix| ix.is_native())
-        || meta.vectors.iter().any(|v| v.scope().is_some())
-    {
+    if meta.indexes.iter().any(|ix| ix.is_native()) || !meta.vectors.is_empty() {
         native_keys(meta, |attr| update.assigned_value(attr))?;
     }
     Ok(())

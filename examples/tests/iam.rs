@@ -462,22 +462,9 @@ fn parliament_finds_nothing_in_the_generated_policies() {
         std::fs::write(dir.join(format!("{name}.json")), text).unwrap();
     }
     // One run over the directory: each finding names its file.
-    let out = Command::new(&parliament)
-        .arg("--directory")
-        .arg(&dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("parliament runs");
-    let report = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.status.success() && report.trim().is_empty(),
-        "parliament ({}) on {}:\n{report}",
-        parliament.display(),
-        dir.display()
+    served::assert_clean(
+        Command::new(&parliament).arg("--directory").arg(&dir),
+        &format!("parliament ({}) on {}", parliament.display(), dir.display()),
     );
     // A policy with a finding is reported: the run reads the files.
     let bad = serde_json::json!({"Version": "2012-10-17", "Statement": [{"Effect": "Allow",

@@ -113,21 +113,11 @@ fn every_cloudformation_export_passes_cfn_lint_and_its_yaml_reads_as_its_json() 
             files.push(f);
         }
     }
-    let out = Command::new(&lint)
-        .arg("--format")
-        .arg("parseable")
-        .args(&files)
-        .output()
-        .expect("cfn-lint runs");
-    let report = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.status.success() && report.trim().is_empty(),
-        "cfn-lint ({}) found problems in the exports:\n{report}",
-        lint.display()
+    served::assert_clean(
+        Command::new(&lint)
+            .args(["--format", "parseable"])
+            .args(&files),
+        &format!("cfn-lint ({}) on the exports", lint.display()),
     );
     // The same document in both forms, as a YAML parser reads it.
     let script = "import json, sys, yaml\n\

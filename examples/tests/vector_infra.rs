@@ -65,21 +65,11 @@ fn a_table_with_two_vector_indexes_exports_to_cloudformation_that_cfn_lint_passe
         std::fs::write(&f, text).unwrap();
         f
     });
-    let out = Command::new(&lint)
-        .arg("--format")
-        .arg("parseable")
-        .args(&files)
-        .output()
-        .expect("cfn-lint runs");
-    let report = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.status.success() && report.trim().is_empty(),
-        "cfn-lint ({}) found problems:\n{report}",
-        lint.display()
+    served::assert_clean(
+        Command::new(&lint)
+            .args(["--format", "parseable"])
+            .args(&files),
+        &format!("cfn-lint ({})", lint.display()),
     );
     std::fs::remove_dir_all(&dir).ok();
 }

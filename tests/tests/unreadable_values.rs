@@ -24,6 +24,7 @@ struct Slot {
     day: Date,
     at: OffsetDateTime,
     history: Vec<Date>,
+    window: [Date; 2],
     seen: Option<OffsetDateTime>,
 }
 
@@ -50,6 +51,7 @@ fn slot(id: u32) -> Slot {
         day: date!(2026 - 07 - 16),
         at: datetime!(2026-07-16 08:00 UTC),
         history: vec![date!(2026 - 01 - 01)],
+        window: [date!(2026 - 01 - 01), date!(2026 - 12 - 31)],
         seen: None,
     }
 }
@@ -103,6 +105,13 @@ fn bad_slots() -> Vec<(Slot, &'static str)> {
             ..slot(30)
         },
         "history[1]",
+    ));
+    out.push((
+        Slot {
+            window: [year_minus_one(), date!(2026 - 12 - 31)],
+            ..slot(31)
+        },
+        "window[0]",
     ));
     out
 }

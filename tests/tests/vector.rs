@@ -19,7 +19,7 @@ use dynakey::local::{self, Backend};
 use dynakey::spy::Recorder;
 use dynakey::table::TableOptions;
 use dynakey::vector::{Distance, VectorSearchReason};
-use dynakey::{Db, DynamoEntity, DynamoProjection, Entity, Error, KeyFormatReason};
+use dynakey::{Db, DynamoEntity, DynamoProjection, Entity, Error, KeyFormatReason, RefusedReason};
 use dynakey_examples::stream_capture::StreamCapture;
 
 /// A support ticket: scoped by tenant (not part of its key, so an update
@@ -574,6 +574,38 @@ async fn a_write_with_an_empty_scope_is_refused_before_sending() {
         ..t
     };
     names_the_scope(db.put(&bare).await.map(|_| ()));
+}
+
+/// A `Vec<f32>` vector of another length than its index's dimensions,
+/// which DynamoDB refuses in a write, is refused before sending by a put,
+/// a transaction, a batch and a typed update, naming the field and index.
+#[tokio::test]
+async fn a_vector_of_another_length_is_refused_before_sending() {
+    let local = local::memory().unwrap();
+    // No table: a request that were sent would fail as a missing table.
+    let db = local.db("none");
+    let refused = |r: Result<(), Error>| match r {
+        Err(Error::Refused {
+            reason: RefusedReason::VectorLength,
+            message,
+        }) => assert!(
+            message.contains("`text_vector` holds 3 elements")
+                && message.contains("`ByText` reads 2 numbers"),
+            "{message}"
+        ),
+        other => panic!("{other:?}"),
+    };
+    let note = Note {
+        id: "n1".into(),
+        title: "t".into(),
+        body: "b".into(),
+        text_vector: vec![0.5, 0.5, 0.5],
+    };
+    refused(db.put(&note).await.map(|_| ()));
+    refused(db.transact_write().put(&note).await.map(|_| ()));
+    refused(db.batch_write().put(&note).send().await.map(|_| ()));
+    let update = Note::update("n1").set_text_vector(vec![1.0, 2.0, 3.0]);
+    refused(db.update(update).await.map(|_| ()));
 }
 
 /// Refusals before anything is sent: no backend involved.

@@ -22,11 +22,11 @@ pub fn parse(text: &str) -> Result<Snapshot, String> {
         Some(v) => match v.trim().parse::<u32>() {
             Ok(v @ 2..=VERSION) => v,
             Ok(v) if v > VERSION => {
+                let why = crate::format::newer(v, VERSION).unwrap_or_default();
                 return Err(format!(
-                    "line 1: the snapshot is in format {v}, which a newer dynakey writes \
-                     (this one reads formats 1 to {VERSION}): upgrade dynakey, or rewrite \
-                     the snapshot with this one"
-                ))
+                    "line 1: the snapshot is in {why}: upgrade dynakey, or rewrite the \
+                     snapshot with this one"
+                ));
             }
             _ => {
                 return Err(format!(

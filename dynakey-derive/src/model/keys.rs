@@ -4,8 +4,8 @@
 //! argument the user passes for it; a placeholder with a syntax error is
 //! left out (it names nothing the user could pass).
 
+use super::stored_field_help;
 use crate::ctxt::Ctxt;
-use crate::diag::render::field_help;
 use crate::diag::Code;
 use crate::model::{Field, FieldRole, KeyKind, KeyModel, KeyRole, Part, TemplateLit};
 use crate::template::{scan, Segment};
@@ -57,11 +57,7 @@ pub fn key(
                 let idx = match fields.iter().position(|f| f.name.text == p.name) {
                     Some(i) => i,
                     None => {
-                        let names = fields
-                            .iter()
-                            .filter(|f| f.stored())
-                            .map(|f| f.name.text.as_str());
-                        let help = field_help(&p.name, names);
+                        let help = stored_field_help(&p.name, fields);
                         tpl.report(
                             cx,
                             Code::UnknownField

@@ -522,3 +522,13 @@ impl Checked for Value {}
 impl Checked for Union {}
 impl Checked for ProjectionModel {}
 impl Checked for Table {}
+
+/// The help of a name that is no stored field of `fields`: the stored
+/// field it is likely a misspelling of, or the list of them.
+pub fn stored_field_help(name: &str, fields: &[Field]) -> String {
+    let names = fields
+        .iter()
+        .filter(|f| f.stored())
+        .map(|f| f.name.text.as_str());
+    crate::diag::render::field_help(name, names)
+}

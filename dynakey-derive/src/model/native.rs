@@ -6,9 +6,10 @@
 //! field named twice (DYNA120), and the options a native index has no place
 //! for (DYNA112). Each field's form is checked in `check` (DYNA121).
 
+use super::stored_field_help;
 use crate::attr::{IndexKind, NativeList, NativeTableKey, RawIndex};
 use crate::ctxt::Ctxt;
-use crate::diag::render::{as_written, field_help};
+use crate::diag::render::as_written;
 use crate::diag::Code;
 use crate::model::{Field, KeyKind, NativeAttr, NativeIndex};
 
@@ -187,13 +188,7 @@ fn resolve(
         let idx = match fields.iter().position(|f| f.name.text == *name) {
             Some(i) => i,
             None => {
-                let help = field_help(
-                    name,
-                    fields
-                        .iter()
-                        .filter(|f| f.stored())
-                        .map(|f| f.name.text.as_str()),
-                );
+                let help = stored_field_help(name, fields);
                 cx.report(
                     *name_span,
                     Code::UnknownField

@@ -2,8 +2,8 @@
 //! on `#[gsi(..)]` / `#[lsi(..)]`, the included names resolved to stored
 //! fields (DYNA118: another form, or a name of no stored field).
 
+use super::stored_field_help;
 use crate::ctxt::Ctxt;
-use crate::diag::render::field_help;
 use crate::diag::Code;
 use crate::model::{Field, Projection, TemplateLit};
 
@@ -45,13 +45,7 @@ pub fn projection(cx: &Ctxt, tpl: Option<&TemplateLit>, fields: &[Field]) -> Pro
             Some(i) if !out.contains(&i) => out.push(i),
             Some(_) => {}
             None => {
-                let help = field_help(
-                    name,
-                    fields
-                        .iter()
-                        .filter(|f| f.stored())
-                        .map(|f| f.name.text.as_str()),
-                );
+                let help = stored_field_help(name, fields);
                 let range = from..(from + name.len()).max(from + 1).min(text.len());
                 t.report(
                     cx,

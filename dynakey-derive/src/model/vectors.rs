@@ -17,9 +17,10 @@
 use proc_macro2::Span;
 use syn::Type;
 
+use super::stored_field_help;
 use crate::attr::{RawKeys, RawProblem, RawVector};
 use crate::ctxt::Ctxt;
-use crate::diag::render::{did_you_mean, field_help};
+use crate::diag::render::did_you_mean;
 use crate::diag::Code;
 use crate::model::{Field, FieldRole, VectorIndex, VectorLen};
 use crate::types::{self, TypeKind};
@@ -113,13 +114,7 @@ fn field(cx: &Ctxt, fields: &[Field], name: &(String, Span), what: &str) -> Opti
         .iter()
         .position(|f| f.name.text == name.0 && f.stored() && !f.synthetic);
     if found.is_none() {
-        let help = field_help(
-            &name.0,
-            fields
-                .iter()
-                .filter(|f| f.stored())
-                .map(|f| f.name.text.as_str()),
-        );
+        let help = stored_field_help(&name.0, fields);
         error(
             cx,
             name.1,

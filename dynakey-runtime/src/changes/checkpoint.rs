@@ -76,13 +76,8 @@ impl TryFrom<Stored> for Checkpoint {
     /// Versions 1 and 2 hold the same facts; a later one is a newer
     /// dynakey's, which this one cannot know it reads right.
     fn try_from(s: Stored) -> Result<Self, String> {
-        if s.version > Checkpoint::VERSION {
-            return Err(format!(
-                "a checkpoint in format {}, which a newer dynakey writes (this one reads \
-                 formats 1 to {})",
-                s.version,
-                Checkpoint::VERSION
-            ));
+        if let Some(why) = dynakey_core::format::newer(s.version, Checkpoint::VERSION) {
+            return Err(format!("a checkpoint in {why}"));
         }
         Ok(Checkpoint {
             stream_arn: s.stream_arn,

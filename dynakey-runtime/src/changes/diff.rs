@@ -8,7 +8,6 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use super::change::{IndexChange, IndexTransition};
 use super::value::{same_opt, same_value};
 use crate::codec::Item;
-use crate::entity::VectorIndexMeta;
 use crate::entity::{EntityMeta, IndexMeta};
 
 /// The fields of `metas` (deduplicated by name) whose stored attribute
@@ -51,6 +50,21 @@ pub(crate) fn indexes_of(metas: &[&'static EntityMeta]) -> Vec<&'static IndexMet
     out
 }
 
+/// How an item moved between its entry `before` and `after` in one index
+/// (`same` tells two entries apart): `None` when it did not.
+fn transition<T>(
+    before: Option<T>,
+    after: Option<T>,
+    same: impl Fn(&T, &T) -> bool,
+) -> Option<IndexTransition> {
+    match (before, after) {
+        (None, Some(_)) => Some(IndexTransition::Entered),
+        (Some(_), None) => Some(IndexTransition::Left),
+        (Some(a), Some(b)) if !same(&a, &b) => Some(IndexTransition::Moved),
+        _ => None,
+    }
+}
+
 /// How the item moved with respect to each index, from the images (an
 /// absent image is an absent item: nothing before an insert, nothing after
 /// a removal).
@@ -63,16 +77,10 @@ pub(crate) fn index_changes(
     for ix in indexes {
         let before = old.and_then(|i| index_key(ix, i));
         let after = new.and_then(|i| index_key(ix, i));
-        let transition = match (before, after) {
-            (None, Some(_)) => IndexTransition::Entered,
-            (Some(_), None) => IndexTransition::Left,
-            (Some(k0), Some(k1)) => {
-                if k0.iter().zip(&k1).all(|(a, b)| same_value(a, b)) {
-                    continue;
-                }
-                IndexTransition::Moved
-            }
-            (None, None) => continue,
+        let Some(transition) = transition(before, after, |k0, k1| {
+            k0.iter().zip(k1).all(|(a, b)| same_value(a, b))
+        }) else {
+            continue;
         };
         out.push(IndexChange {
             index: ix.name,
@@ -80,24 +88,6 @@ pub(crate) fn index_changes(
         });
     }
     out
-}
-
-/// An item's entry in vector index `v`: its vector and its scope's value,
-/// while it has both (an item lacking either, or whose vector is not a list
-/// of the index's number of numbers, is out of the index).
-fn vector_entry<'a>(
-    v: &VectorIndexMeta,
-    item: &'a Item,
-) -> Option<[Option<&'a AttributeValue>; 2]> {
-    let vector = item.get(v.vector_attr).filter(|x| {
-        matches!(x, AttributeValue::L(l)
-            if l.len() == v.dimensions as usize && l.iter().all(|e| matches!(e, AttributeValue::N(_))))
-    })?;
-    let scope = match v.scope() {
-        Some(s) => Some(item.get(s.attr)?),
-        None => None,
-    };
-    Some([Some(vector), scope])
 }
 
 /// How the item moved with respect to each vector index of `metas`
@@ -116,14 +106,12 @@ pub(crate) fn vector_changes(
             continue;
         }
         seen.push(v.name);
-        let before = old.and_then(|i| vector_entry(v, i));
-        let after = new.and_then(|i| vector_entry(v, i));
-        let transition = match (before, after) {
-            (None, Some(_)) => IndexTransition::Entered,
-            (Some(_), None) => IndexTransition::Left,
-            (Some(a), Some(b)) if a.iter().zip(&b).all(|(x, y)| same_opt(*x, *y)) => continue,
-            (Some(_), Some(_)) => IndexTransition::Moved,
-            (None, None) => continue,
+        let before = old.and_then(|i| v.entry(i));
+        let after = new.and_then(|i| v.entry(i));
+        let Some(transition) = transition(before, after, |(v0, s0), (v1, s1)| {
+            same_value(v0, v1) && same_opt(*s0, *s1)
+        }) else {
+            continue;
         };
         out.push(IndexChange {
             index: v.name,

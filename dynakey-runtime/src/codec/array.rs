@@ -5,7 +5,8 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::{Attr, AttrPath, DecodeError};
+use super::impls::list_attr;
+use super::{first_in_list, Attr, AttrPath, DecodeError, Unwritable};
 
 /// A list (L) of exactly `N` elements.
 ///
@@ -26,11 +27,13 @@ impl<T: Attr, const N: usize> Attr for [T; N] {
     }
 
     fn to_attr(&self) -> Option<AttributeValue> {
-        Some(AttributeValue::L(
-            self.iter()
-                .map(|v| v.to_attr().unwrap_or(AttributeValue::Null(true)))
-                .collect(),
-        ))
+        Some(list_attr(self))
+    }
+
+    // An element the decoder could not read back (a date outside
+    // 0000–9999) is refused as in a `Vec`.
+    fn unwritable(&self) -> Option<Unwritable> {
+        first_in_list(self)
     }
 
     fn from_attr(value: &AttributeValue, path: &AttrPath<'_>) -> Result<Self, DecodeError> {

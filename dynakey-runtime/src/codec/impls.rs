@@ -374,19 +374,27 @@ impl<T: Attr> Attr for Box<T> {
     }
 }
 
-/// A list (L). Elements that encode to nothing (`None`) are stored as NULL so
-/// positions are kept.
+/// `items` as a list (L): an element that encodes to nothing (`None`) is
+/// stored as NULL, so positions are kept.
+pub(crate) fn list_attr<'a, T: Attr + 'a>(
+    items: impl IntoIterator<Item = &'a T>,
+) -> AttributeValue {
+    AttributeValue::L(
+        items
+            .into_iter()
+            .map(|v| v.to_attr().unwrap_or(AttributeValue::Null(true)))
+            .collect(),
+    )
+}
+
+/// A list (L), as [`list_attr`] writes it.
 impl<T: Attr> Attr for Vec<T> {
     fn __shape(shape: &mut super::Shape) {
         T::__shape(shape)
     }
 
     fn to_attr(&self) -> Option<AttributeValue> {
-        Some(AttributeValue::L(
-            self.iter()
-                .map(|v| v.to_attr().unwrap_or(AttributeValue::Null(true)))
-                .collect(),
-        ))
+        Some(list_attr(self))
     }
     fn unwritable(&self) -> Option<Unwritable> {
         first_in_list(self)

@@ -2,7 +2,10 @@
 //! entity's metadata, with DynamoDB's limits: what `create_table`, the
 //! exports and the typed search ([`crate::vector`]) read.
 
+use aws_sdk_dynamodb::types::AttributeValue;
+
 use super::{IndexProjection, NativeAttr};
+use crate::codec::Item;
 
 /// How a vector index measures nearness (`DistanceFunction`).
 ///
@@ -161,6 +164,41 @@ impl VectorIndexMeta {
                     .collect(),
             ),
         }
+    }
+
+    /// Whether `value` is a vector this index reads: a list of exactly its
+    /// dimensions' numbers (any other value leaves the item out of it).
+    ///
+    /// ```
+    /// use aws_sdk_dynamodb::types::AttributeValue::{L, N, S};
+    /// use dynakey_runtime::entity::IndexProjection;
+    /// use dynakey_runtime::vector::{Distance, VectorIndexMeta};
+    /// static IX: VectorIndexMeta = VectorIndexMeta::__new(
+    ///     "ByText", "v", "v", 2, Distance::Cosine, &[], &[], IndexProjection::All,
+    /// );
+    /// assert!(IX.reads(&L(vec![N("1".into()), N("-2.5".into())])));
+    /// assert!(!IX.reads(&L(vec![N("1".into())])));
+    /// assert!(!IX.reads(&L(vec![N("1".into()), S("2".into())])));
+    /// ```
+    pub fn reads(&self, value: &AttributeValue) -> bool {
+        matches!(value, AttributeValue::L(l)
+            if l.len() == self.dimensions as usize
+                && l.iter().all(|e| matches!(e, AttributeValue::N(_))))
+    }
+
+    /// The item's entry in the index, while it has one: its vector, and its
+    /// scope's value if the index has a scope (an item lacking either is
+    /// not in the index, as DynamoDB leaves it out).
+    pub fn entry<'a>(
+        &self,
+        item: &'a Item,
+    ) -> Option<(&'a AttributeValue, Option<&'a AttributeValue>)> {
+        let vector = item.get(self.vector_attr).filter(|v| self.reads(v))?;
+        let scope = match self.scope() {
+            Some(s) => Some(item.get(s.attr)?),
+            None => None,
+        };
+        Some((vector, scope))
     }
 
     /// The scope attribute, if the index has one.

@@ -52,6 +52,9 @@ pub enum RefusedReason {
     /// without its name or value, `IN` with 0 or over 100 values, an
     /// update with no action, a sort-key condition on another index.
     InvalidExpression,
+    /// A vector written with another number of elements than its vector
+    /// index's dimensions (a `Vec<f32>` field), which DynamoDB refuses.
+    VectorLength,
     /// A transaction of no action or over 100, a fan-out over no partition.
     ActionCount,
     /// What was asked cannot be done this way: items returned from a

@@ -21,8 +21,6 @@
 
 use std::fmt;
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
 use crate::codec::Item;
 use crate::entity::VectorIndexMeta;
 use crate::entity::{EntityMeta, IndexMeta};
@@ -190,23 +188,8 @@ fn index_attrs(ix: &IndexMeta) -> impl Iterator<Item = &'static str> {
     ix.key_attrs()
 }
 
-/// Whether `v` is a vector of `dimensions` numbers: a value a vector index
-/// reads (any other leaves the item out of it).
-fn is_vector(v: &AttributeValue, dimensions: u32) -> bool {
-    matches!(v, AttributeValue::L(l)
-        if l.len() == dimensions as usize && l.iter().all(|e| matches!(e, AttributeValue::N(_))))
-}
-
-/// Whether `item` has an entry in `v`: its vector, and its scope if the
-/// index has one.
-fn in_vector_index(v: &VectorIndexMeta, item: &Item) -> bool {
-    item.get(v.vector_attr)
-        .is_some_and(|x| is_vector(x, v.dimensions))
-        && v.scope().is_none_or(|s| item.contains_key(s.attr))
-}
-
 /// The bytes DynamoDB bills a vector of `dimensions` at: 4 a dimension.
-fn vector_bytes(dimensions: u32) -> usize {
+fn billed_vector(dimensions: u32) -> usize {
     4 * dimensions as usize
 }
 
@@ -222,8 +205,8 @@ fn billed_size(meta: &EntityMeta, item: &Item) -> usize {
             let vector = meta
                 .vectors
                 .iter()
-                .find(|v| v.vector_attr == name && is_vector(value, v.dimensions));
-            name.len() + vector.map_or_else(|| value_size(value), |v| vector_bytes(v.dimensions))
+                .find(|v| v.vector_attr == name && v.reads(value));
+            name.len() + vector.map_or_else(|| value_size(value), |v| billed_vector(v.dimensions))
         })
         .sum()
 }
@@ -251,7 +234,7 @@ fn vector_request_bytes(v: &VectorIndexMeta, meta: &EntityMeta, item: &Item) -> 
         .filter(|(name, _)| name.as_str() != v.vector_attr && vector_holds(v, meta, name))
         .map(|(name, value)| name.len() + value_size(value))
         .sum();
-    let entry = vector_bytes(v.dimensions) + v.vector_attr.len() + rest;
+    let entry = billed_vector(v.dimensions) + v.vector_attr.len() + rest;
     entry.max(MIN_VECTOR_REQUEST_BYTES) as f64
 }
 
@@ -314,7 +297,7 @@ impl WriteCost {
             .vectors
             .iter()
             .map(|v| {
-                let enters = in_vector_index(v, item);
+                let enters = v.entry(item).is_some();
                 VectorWrite {
                     index: v.name,
                     change: if enters {

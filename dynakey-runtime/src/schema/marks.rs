@@ -72,13 +72,10 @@ impl Mark {
                     refused(RefusedReason::Unreadable, why)
                 })?,
         };
-        if version > VERSION {
+        if let Some(why) = dynakey_core::format::newer(version, VERSION) {
             return Err(refused(
                 RefusedReason::NewerFormat,
-                format!(
-                    "is in format {version}, which a newer dynakey writes (this one reads formats \
-                 1 to {VERSION}): finish the migration with that one"
-                ),
+                format!("is in {why}: finish the migration with that one"),
             ));
         }
         if item.contains_key("done") {

@@ -117,6 +117,24 @@ pub fn chromium() -> Option<PathBuf> {
 }
 
 /// A new directory for one test's files.
+/// Runs a checker (cfn-lint, parliament) and fails unless it exits 0 and
+/// prints nothing; `what` names the run in the failure, with the report.
+pub fn assert_clean(cmd: &mut Command, what: &str) {
+    let out = cmd
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: cannot run: {e}"));
+    let report = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success() && report.trim().is_empty(),
+        "{what} found problems:\n{report}"
+    );
+}
+
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
         "dynakey-serve-{name}-{}-{}",
