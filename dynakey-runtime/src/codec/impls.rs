@@ -387,7 +387,8 @@ pub(crate) fn list_attr<'a, T: Attr + 'a>(
     )
 }
 
-/// A list (L), as [`list_attr`] writes it.
+/// A list (L): an element that encodes to nothing (`None`) is stored as
+/// NULL, so positions are kept.
 impl<T: Attr> Attr for Vec<T> {
     fn __shape(shape: &mut super::Shape) {
         T::__shape(shape)
