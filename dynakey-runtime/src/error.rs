@@ -130,7 +130,10 @@ pub enum Error {
     /// each reason: [`ThrottleLimit::advice`].
     #[non_exhaustive]
     Throttled {
-        /// How many attempts were made.
+        /// How many tries the request had: the client's retry setting
+        /// (`max_attempts`, 3 by default), since the SDK retries a throttle
+        /// until it runs out of them (it may stop sooner when its retry
+        /// budget is spent); a batch's own retries count the calls made.
         attempts: u32,
         /// The operation (`GetItem`, `Query`, `TransactWriteItems`, …).
         operation: &'static str,
@@ -404,17 +407,50 @@ impl Error {
                     source: Box::new(err),
                 }
             }
-            Some(c) if is_throttling_code(c) => Self::Throttled {
-                attempts,
-                operation: throttle::operation_of::<E>(),
-                reasons: throttles_of_sdk(&err),
-                source: Box::new(err),
-            },
+            Some(c) if is_throttling_code(c) => Self::throttled(err, attempts),
             Some("ConditionalCheckFailedException") => Self::ConditionFailed {
                 item: None,
                 source: Box::new(err),
             },
             _ => Self::Sdk(Box::new(err)),
+        }
+    }
+
+    /// [`Error::from_sdk`] for the Streams API, which throttles with
+    /// `LimitExceededException` ("the request rate is too high"): there it
+    /// is [`Error::Throttled`]. DynamoDB's own API uses that code for its
+    /// quotas (tables, concurrent table updates), which no retry lifts, so
+    /// `from_sdk` leaves it to [`Error::Sdk`].
+    #[cfg(feature = "streams")]
+    pub(crate) fn from_streams_sdk<E, R>(
+        err: aws_sdk_dynamodb::error::SdkError<E, R>,
+        attempts: u32,
+    ) -> Self
+    where
+        E: aws_sdk_dynamodb::error::ProvideErrorMetadata
+            + std::error::Error
+            + Send
+            + Sync
+            + 'static,
+        R: fmt::Debug + Send + Sync + 'static,
+    {
+        if err.as_service_error().and_then(|se| se.code()) == Some("LimitExceededException") {
+            return Self::throttled(err, attempts);
+        }
+        Self::from_sdk(err, attempts)
+    }
+
+    /// The throttle an SDK error is, with its operation and reasons.
+    fn throttled<E, R>(err: aws_sdk_dynamodb::error::SdkError<E, R>, attempts: u32) -> Self
+    where
+        E: std::error::Error + Send + Sync + 'static,
+        R: fmt::Debug + Send + Sync + 'static,
+    {
+        Self::Throttled {
+            attempts,
+            operation: throttle::operation_of::<E>(),
+            reasons: throttles_of_sdk(&err),
+            source: Box::new(err),
         }
     }
 
@@ -583,6 +619,36 @@ mod tests {
         );
         let err = Error::backend("cannot bind", Inner(None));
         assert_eq!(chain(&err), ["backend: cannot bind", "root"]);
+    }
+
+    #[cfg(feature = "streams")]
+    #[test]
+    fn the_streams_apis_limit_exceeded_is_a_throttle_and_dynamodbs_is_not() {
+        use aws_sdk_dynamodb::error::SdkError;
+        use aws_sdk_dynamodbstreams::operation::get_records::GetRecordsError;
+        use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
+        use aws_smithy_runtime_api::http::StatusCode;
+        use aws_smithy_types::body::SdkBody;
+        use aws_smithy_types::error::ErrorMetadata;
+        let limit = || {
+            let meta = ErrorMetadata::builder()
+                .code("LimitExceededException")
+                .message("Your request rate is too high.")
+                .build();
+            let status = StatusCode::try_from(400).unwrap();
+            SdkError::service_error(
+                GetRecordsError::generic(meta),
+                HttpResponse::new(status, SdkBody::empty()),
+            )
+        };
+        let err = Error::from_streams_sdk(limit(), 3);
+        assert!(err.is_throttled(), "{err:?}");
+        let Error::Throttled { operation, .. } = &err else {
+            unreachable!()
+        };
+        assert_eq!(*operation, "GetRecords");
+        // The same code from DynamoDB's own API is a quota, not a throttle.
+        assert!(matches!(Error::from_sdk(limit(), 3), Error::Sdk(_)));
     }
 
     #[test]

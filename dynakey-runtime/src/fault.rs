@@ -295,6 +295,7 @@ const DATA_OPS: &[&str] = &[
     "BatchGetItem",
     "TransactWriteItems",
     "TransactGetItems",
+    "SearchVectors",
 ];
 
 fn json_response(status: u16, body: String) -> HttpResponse {

@@ -2,8 +2,9 @@
 //! metadata, and the requests sent through `aws_sdk_dynamodb::Client`.
 //!
 //! Users depend on the `dynakey` facade, which re-exports this crate by
-//! name together with the derive macros. Generated code reaches this crate
-//! only through [`__private`].
+//! name together with the derive macros. Generated code names this crate's
+//! public items by their public paths, and its helpers only through
+//! [`__private`], which is not part of the API.
 //!
 //! ```
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {

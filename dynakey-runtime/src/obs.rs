@@ -25,7 +25,7 @@
 //! | `dynakey.calls`, `dynakey.retries` | calls made (a batch chunk retries) and retries |
 //! | `dynakey.unprocessed` | batch requests still unprocessed after the retries |
 //! | `dynakey.actions` | actions of a transaction, requests of a batch chunk |
-//! | `error.type` | the error code when the request failed |
+//! | `error.type` | why the request failed: DynamoDB's error code when it answered with one (`ConditionalCheckFailedException`, `ProvisionedThroughputExceededException`, `ThrottlingException`, `ResourceNotFoundException`, …), else the [`Error`] variant (`Refused`, `KeyFormat`, `Decode`, `Unreachable`, …) |
 //! | `dynakey.throttle.reason` | why DynamoDB throttled it, when it was ([`ThrottleReason`](crate::ThrottleReason)s, comma-separated) |
 //! | `dynakey.throttle.resource` | the table or index ARN each of those reasons names, in the same order |
 //!
@@ -74,6 +74,10 @@ pub(crate) struct Span {
     /// so far.
     #[cfg(feature = "tracing")]
     units: Mutex<(f64, f64)>,
+    /// DynamoDB's error code of the span's last call, when it failed: the
+    /// span's `error.type` if the request ends in an error.
+    #[cfg(feature = "tracing")]
+    code: Mutex<Option<String>>,
 }
 
 #[cfg(feature = "tracing")]
@@ -118,7 +122,21 @@ impl Span {
         Self {
             span,
             units: Mutex::new((0.0, 0.0)),
+            code: Mutex::new(None),
         }
+    }
+
+    /// Keeps DynamoDB's error code of the last call (`None`: it succeeded,
+    /// or failed before DynamoDB answered).
+    pub(crate) fn last_code(&self, code: Option<&str>) {
+        *self.code.lock().unwrap_or_else(PoisonError::into_inner) = code.map(str::to_owned);
+    }
+
+    fn take_code(&self) -> Option<String> {
+        self.code
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
     }
 
     /// Runs `f` inside the span.
@@ -176,6 +194,12 @@ impl Span {
 
     fn record(&self, _: &'static str, _: impl Sized) {}
 
+    pub(crate) fn last_code(&self, _: Option<&str>) {}
+
+    fn take_code(&self) -> Option<String> {
+        None
+    }
+
     pub(crate) fn capacity(&self, _: &[ConsumedCapacity]) {}
 
     pub(crate) fn vector_bytes(&self, _: f64) {}
@@ -215,7 +239,8 @@ impl Span {
     /// Records the error of a failed request (`error.type`, and the
     /// throttle fields of a throttle).
     pub(crate) fn error(&self, e: &Error) {
-        self.record("error.type", error_type(e));
+        let code = self.take_code().unwrap_or_else(|| error_type(e));
+        self.record("error.type", code);
         self.throttles(e.throttles());
     }
 
@@ -240,13 +265,14 @@ pub(crate) fn vector_bytes(v: &VectorCapacity) -> f64 {
         + v.vector_write_request_bytes().unwrap_or_default()
 }
 
-/// A short name for an error: the SDK's code, or the variant.
+/// A short name for an error no DynamoDB code names (one made before or
+/// after the call, or a call's code the span did not see): the code its
+/// variant stands for, or the variant.
 fn error_type(e: &Error) -> String {
     match e {
         Error::ConditionFailed { .. } => "ConditionalCheckFailedException".into(),
         Error::TransactionCanceled { .. } => "TransactionCanceledException".into(),
         Error::Validation { .. } => "ValidationException".into(),
-        Error::Throttled { .. } => "Throttled".into(),
         other => {
             let text = format!("{other:?}");
             text.split(|c: char| !c.is_alphanumeric())

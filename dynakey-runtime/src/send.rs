@@ -29,7 +29,7 @@ mod streams;
 
 use std::future::Future;
 
-use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity};
 use aws_sdk_dynamodb::Client;
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
@@ -226,6 +226,12 @@ pub(crate) async fn call<O: Operation>(span: &Span, to: &To<'_, O::Client>, req:
     // Boxed: the SDK's request future is deeply nested, and a caller's
     // future holding it unboxed passes rustc's default recursion limit.
     let sent = span.run(Box::pin(req.call(to.client))).await;
+    span.last_code(
+        sent.as_ref()
+            .err()
+            .and_then(SdkError::as_service_error)
+            .and_then(|e| e.code()),
+    );
     if let Ok(out) = &sent {
         span.capacity(O::consumed(out));
         if let Some(b) = O::vector_bytes(out) {

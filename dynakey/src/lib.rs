@@ -62,7 +62,7 @@
 //! | field `#[dynamo(version)]` | an integer for optimistic locking: every write checks and bumps it |
 //! | field `#[dynamo(default)]`, `#[dynamo(default = "path::to::fn")]` | a missing attribute reads as the default (fields added later) |
 //! | `DynamoValue` variant `#[dynamo(rename = "..")]` | the stored name of a unit variant |
-//! | `DynamoTable`: `#[dynamo(entities(A, B, ..))]` | the entities of one table, checked against each other (DYNA301–305) |
+//! | `DynamoTable`: `#[dynamo(entities(A, B, ..))]` | the entities of one table, checked against each other (DYNA301–307) |
 //! | `DynamoTable`: `#[dynamo(stream = "NEW_AND_OLD_IMAGES")]` | the stream view the code consumes: in `Table::options()`, so `create_table_with`, the exports (`Table::cloudformation`, `Table::terraform`) and `verify_table_with` have it (DYNA307 for another value) |
 //! | `DynamoTable`: `#[dynamo(overlap(A, B))]` | allow a sort-key prefix overlap of `A` and `B` (DYNA305: a cost, not a wrong result) |
 //! | `DynamoTable`: `#[dynamo(schema = "path")]` | the schema snapshot (default `dynakey/<Table>.schema` in the crate) |

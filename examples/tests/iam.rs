@@ -22,6 +22,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use dynakey::explain::Explain;
 use dynakey::spy::{Recorded, Recorder};
 use dynakey::table::iam::{Access, Action, Arns};
+use dynakey::table::{PointInTimeRecovery, TableOptions};
 use dynakey::{Db, Entity, EntityMeta};
 use dynakey_examples::designs::{self, tables::Queue};
 use dynakey_examples::recipes::multi_tenant::{self, Tenant};
@@ -272,6 +273,55 @@ fn an_undeclared_action_or_index_is_denied() {
     );
 }
 
+/// A resource policy for the table: no request over plain HTTP.
+const DENY_PLAIN_HTTP: &str = r#"{"Version":"2012-10-17","Statement":[{"Sid":"DenyPlainHttp","Effect":"Deny","Principal":"*","Action":"dynamodb:*","Resource":"*","Condition":{"Bool":{"aws:SecureTransport":"false"}}}]}"#;
+
+/// `verify_table_with` reads the table's settings: every request it sends
+/// (recorded by the spy, control-plane ones included) is allowed by
+/// `Access::verify()` alone, and none by the default item access.
+#[test]
+fn verify_tables_reads_are_what_access_verify_grants() {
+    let local = dynakey::local::from_env().unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    // An entity with a TTL field, and options naming every setting that
+    // takes a read of its own: it sends all five.
+    let metas = [dynakey_examples::task_counts::Task::META];
+    let spy = Recorder::new();
+    let db = spy.db(&local.db(dynakey_examples::table_name("iam_verify")));
+    let options = TableOptions::default()
+        .tag("team", "jobs")
+        .resource_policy(DENY_PLAIN_HTTP)
+        .point_in_time_recovery(PointInTimeRecovery::default());
+    rt.block_on(db.create_table(&metas)).unwrap();
+    spy.clear();
+    rt.block_on(db.verify_table_with(&metas, &options)).unwrap();
+    let ops = spy.operations();
+    let read: Vec<&str> = Action::VERIFY
+        .iter()
+        .map(|a| &a.iam()["dynamodb:".len()..])
+        .collect();
+    for op in &read {
+        assert!(ops.iter().any(|o| o == op), "{op} not in {ops:?}");
+    }
+    let granted = Access::new(db.table_name(), &metas).only(&[]).verify();
+    let policy = granted.policy(&arns()).unwrap();
+    let items = Access::new(db.table_name(), &metas)
+        .policy(&arns())
+        .unwrap();
+    for op in &ops {
+        let action = Action::of_request(op).unwrap_or_else(|| panic!("{op}: no action"));
+        let req = Request {
+            action: action.iam().into(),
+            resource: arns().table(db.table_name()),
+            context: BTreeMap::new(),
+        };
+        assert_eq!(evaluate(&policy, &req), Decision::Allow, "{op}");
+        assert_eq!(evaluate(&items, &req), Decision::ImplicitDeny, "{op}");
+    }
+    rt.block_on(dynakey_examples::finish(&local, &[&db]))
+        .unwrap();
+}
+
 /// Runs a tenant's handle under its own recorder.
 async fn tenant_requests(db: &Db, tenant: &str, docs: &[(&str, &str)]) -> (Tenant, Recorder) {
     let spy = Recorder::new();
@@ -426,7 +476,11 @@ fn documents() -> Vec<(String, Value)> {
         ));
         out.push((
             format!("{}-stream", e.name),
-            access.stream().policy(&arns()).unwrap(),
+            access.clone().stream().policy(&arns()).unwrap(),
+        ));
+        out.push((
+            format!("{}-verify", e.name),
+            access.only(&[]).verify().policy(&arns()).unwrap(),
         ));
     }
     let db = dynakey::local::memory().unwrap().db("docs");

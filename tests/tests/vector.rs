@@ -11,15 +11,20 @@
 mod capture;
 
 use aws_lambda_events::event::dynamodb::Event;
+use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 use dynakey::changes::{Change, ChangeDecoder, IndexTransition, StreamView};
 use dynakey::explain::IndexChange;
+use dynakey::fault::{resource_arn, FaultConfig, FaultInjector, ThrottleFault};
 use dynakey::item_size;
 use dynakey::local::{self, Backend};
 use dynakey::spy::Recorder;
 use dynakey::table::TableOptions;
 use dynakey::vector::{Distance, VectorSearchReason};
-use dynakey::{Db, DynamoEntity, DynamoProjection, Entity, Error, KeyFormatReason, RefusedReason};
+use dynakey::{
+    Db, DynamoEntity, DynamoProjection, Entity, Error, KeyFormatReason, RefusedReason, Throttle,
+    ThrottleReason,
+};
 use dynakey_examples::stream_capture::StreamCapture;
 
 /// A support ticket: scoped by tenant (not part of its key, so an update
@@ -727,4 +732,39 @@ fn the_metadata_describes_the_index() {
     let n = Note::META.vector("ByText").unwrap();
     assert!(n.scope().is_none());
     assert!(!n.projection.holds_all());
+}
+
+#[tokio::test]
+async fn a_throttled_search_is_a_typed_throttle_with_its_reason() {
+    // The injector answers in the backend's place, so this holds on every
+    // backend, one without SearchVectors included; the default throttle
+    // (no `.on(..)`) reaches searches as it reaches every data operation.
+    let local = local::from_env().expect("backend");
+    let table = format!("searched_{}", uuid::Uuid::new_v4().simple());
+    let arn = resource_arn(&table, Some("BySimilar"));
+    let reason = ThrottleReason::parse("IndexReadProvisionedThroughputExceeded");
+    let inj = FaultInjector::new(FaultConfig {
+        throttle_rate: 1.0,
+        ..FaultConfig::default()
+    })
+    .throttle_with(ThrottleFault::new(reason.clone(), &arn));
+    let conf = local
+        .config_builder()
+        .http_client(inj.wrap(local.http_client()))
+        .retry_config(RetryConfig::disabled())
+        .build();
+    let db = Db::new(aws_sdk_dynamodb::Client::from_conf(conf), &table);
+    let err = db
+        .search(Ticket::by_similar("acme").unwrap(), &[1.0, 0.0, 0.0])
+        .await
+        .unwrap_err();
+    let Error::Throttled {
+        operation, reasons, ..
+    } = &err
+    else {
+        panic!("{err:?}")
+    };
+    assert_eq!(*operation, "SearchVectors");
+    assert_eq!(reasons, &[Throttle::new(&reason.to_string(), Some(&arn))]);
+    assert_eq!(inj.stats().throttled, 1);
 }

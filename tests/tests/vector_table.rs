@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use dynakey::local::{self, memory_with_clock, ManualClock};
 use dynakey::table::verify::{Difference, Remedy, VectorAspect};
+use dynakey::table::TableOptions;
 use dynakey::{DynamoEntity, Entity};
 
 /// The article without a vector index (what the table was made for).
@@ -87,6 +88,9 @@ async fn verify_table_names_each_vector_difference() {
         }]
     );
     assert!(!d[0].breaks_code());
+    // sync_table removes it.
+    assert_eq!(d[0].remedy(), Remedy::SyncTable);
+    assert!(d[0].fixed_by_sync_table());
     let aspect = |d: &[Difference]| match d {
         [Difference::VectorIndex {
             aspect,
@@ -161,5 +165,23 @@ async fn sync_table_adds_and_removes_a_vector_index_through_its_lifecycle() {
     // Removed when no entity declares it.
     assert!(db.sync_table(&[Plain::META]).await.unwrap().is_empty());
     assert!(db.verify_table(&[Plain::META]).await.unwrap().matches());
+    // sync_table_with names what it added and removed, and calls nothing
+    // it did "not applied".
+    let options = TableOptions::default();
+    let report = db
+        .sync_table_with(&[Article::META], &options)
+        .await
+        .unwrap();
+    assert_eq!(report.indexes_added, ["Like"]);
+    assert!(report.not_applied.is_empty(), "{report:?}");
+    let report = db.sync_table_with(&[Plain::META], &options).await.unwrap();
+    assert_eq!(report.indexes_removed, ["Like"]);
+    assert!(report.indexes_added.is_empty());
+    assert!(report.not_applied.is_empty(), "{report:?}");
+    assert!(db
+        .verify_table_with(&[Plain::META], &options)
+        .await
+        .unwrap()
+        .matches());
     ticking.abort();
 }

@@ -7,7 +7,7 @@
 //! (`Member! { .. }`); each appends its metadata and passes everything to
 //! the hidden `table_step!`, which calls the next entity's macro, and after
 //! the last one checks the entities against each other at expansion time,
-//! with spans (DYNA301–305, and the drift checks DYNA500–506). The macro
+//! with spans (DYNA301–307, and the drift checks DYNA500–507). The macro
 //! is imported beside the entity with the entity's visibility, and a `pub`
 //! entity's macro is also `#[macro_export]`ed, under a name made unique in
 //! the crate (see [`macro_def`]).

@@ -1,7 +1,7 @@
 //! `table_step!`: one step of the chain through a table's (or union's)
 //! entities (see `gen::metadata`). While an entity's macro is still to be
 //! called, it calls the next one; after the last, it checks the entities
-//! against each other (DYNA301–305) and against the table's schema
+//! against each other (DYNA301–307) and against the table's schema
 //! snapshot (DYNA501–507), at expansion, with spans.
 
 mod cross;

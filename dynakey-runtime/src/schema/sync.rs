@@ -27,7 +27,8 @@ impl Db {
     /// Creates the table for `entities` when it is missing, or adds the
     /// global indexes they declare that it lacks (a local index cannot be
     /// added to an existing table: that is refused). Returns the names of
-    /// the indexes added (global, then vector).
+    /// the indexes added (global, then vector); [`Db::sync_table_with`]
+    /// also names the vector indexes removed.
     ///
     /// Vector indexes follow the entities both ways: a missing one is
     /// added and one that no entity declares is removed, one at a time,
@@ -56,10 +57,19 @@ impl Db {
     /// # });
     /// ```
     pub async fn sync_table(&self, entities: &[&EntityMeta]) -> Result<Vec<&'static str>, Error> {
+        Ok(self.sync_indexes(entities).await?.0)
+    }
+
+    /// [`Db::sync_table`]'s work: the indexes added, and the vector
+    /// indexes removed.
+    async fn sync_indexes(
+        &self,
+        entities: &[&EntityMeta],
+    ) -> Result<(Vec<&'static str>, Vec<String>), Error> {
         let plan = Plan::from_metas(entities)?;
         let Some(table) = describe(self.client(), self.table_name()).await? else {
             create_table(self.client(), self.table_name(), entities).await?;
-            return Ok(Vec::new());
+            return Ok((Vec::new(), Vec::new()));
         };
         let to = To::table(self.client(), self.table_name());
         let has = |name: &str| {
@@ -101,10 +111,10 @@ impl Db {
             wait_active(self.client(), self.table_name()).await?;
             added.push(*name);
         }
-        let (vectors, _removed) =
+        let (vectors, removed) =
             super::sync_vector::sync_vectors(self, &plan, table.vector_indexes()).await?;
         added.extend(vectors);
-        Ok(added)
+        Ok((added, removed))
     }
 
     /// [`Db::sync_table`], then every setting of `options` DynamoDB
@@ -154,7 +164,7 @@ impl Db {
             out.applied = before.differences;
             return Ok(out);
         }
-        out.indexes_added = self.sync_table(entities).await?;
+        (out.indexes_added, out.indexes_removed) = self.sync_indexes(entities).await?;
         let creatable = |d: &Difference| d.remedy() == Remedy::CreateTableWith;
         if before.differences.iter().any(creatable) {
             create_table_with(self.client(), self.table_name(), entities, options).await?;

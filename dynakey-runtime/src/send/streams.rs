@@ -1,5 +1,6 @@
 //! The Streams API's operations (the change feed): through the Streams
-//! client, with no capacity to ask for; each gets its span.
+//! client, with no capacity to ask for; each gets its span, and its
+//! `LimitExceededException` is a throttle (`Error::from_streams_sdk`).
 
 use std::future::Future;
 
@@ -15,7 +16,11 @@ use aws_sdk_dynamodbstreams::operation::get_shard_iterator::{
 };
 use aws_sdk_dynamodbstreams::Client as StreamsClient;
 
+use aws_sdk_dynamodbstreams::error::SdkError;
+use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
+
 use super::{Operation, Sent, To};
+use crate::error::Error;
 
 impl<'a> To<'a, StreamsClient> {
     /// A request of the stream of table `table` through `client`.
@@ -32,6 +37,9 @@ impl Operation for DescribeStreamInputBuilder {
     fn call(self, client: &StreamsClient) -> impl Future<Output = Sent<Self>> + Send {
         self.send_with(client)
     }
+    fn error(e: SdkError<Self::Error, HttpResponse>, attempts: u32) -> Error {
+        Error::from_streams_sdk(e, attempts)
+    }
 }
 
 impl Operation for GetShardIteratorInputBuilder {
@@ -42,6 +50,9 @@ impl Operation for GetShardIteratorInputBuilder {
     fn call(self, client: &StreamsClient) -> impl Future<Output = Sent<Self>> + Send {
         self.send_with(client)
     }
+    fn error(e: SdkError<Self::Error, HttpResponse>, attempts: u32) -> Error {
+        Error::from_streams_sdk(e, attempts)
+    }
 }
 
 impl Operation for GetRecordsInputBuilder {
@@ -51,5 +62,8 @@ impl Operation for GetRecordsInputBuilder {
     type Error = GetRecordsError;
     fn call(self, client: &StreamsClient) -> impl Future<Output = Sent<Self>> + Send {
         self.send_with(client)
+    }
+    fn error(e: SdkError<Self::Error, HttpResponse>, attempts: u32) -> Error {
+        Error::from_streams_sdk(e, attempts)
     }
 }

@@ -13,10 +13,12 @@ use crate::codec::Item;
 use crate::db::Db;
 use crate::entity::{Entity, EntityMeta};
 use crate::error::{Error, KeyFormatError};
+use crate::explain::Explain;
 use crate::key::{KeyKind, NativeArg};
 use crate::query::{Decoder, KeysOnly, Projected, Projection, ReadFrom, Typed};
 use crate::send;
 use aws_sdk_dynamodb::operation::search_vectors::builders::SearchVectorsInputBuilder;
+use aws_sdk_dynamodb::operation::search_vectors::SearchVectorsInput;
 
 /// The types a handle is of, holding none of them (`fn() -> T`: `Send`,
 /// `Sync` and covariant whatever `T` is).
@@ -363,6 +365,62 @@ impl<E: Entity, K: KeyKind, F, D: Decoder> Search<E, K, F, D> {
         Ok(req
             .projection_expression(text.join(", "))
             .set_expression_attribute_names(Some(names)))
+    }
+
+    /// The `SearchVectors` request the search sends, built without sending
+    /// it (or why it would be refused before sending).
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "TICKET")]
+    /// # #[pk("TENANT#<tenant>")]
+    /// # #[sk("TICKET#<id>")]
+    /// # #[vector_index("BySimilar", vector = embedding, dimensions = 3,
+    /// #     distance = "COSINE", scope(tenant), filter(status))]
+    /// # struct Ticket { tenant: String, id: String, status: String, embedding: Option<[f32; 3]> }
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("tickets");
+    /// let s = db
+    ///     .search(Ticket::by_similar("acme").unwrap(), &[1.0, 0.0, 0.0])
+    ///     .top_k(5)
+    ///     .filter(|f| f.status.eq("open"));
+    /// let input = s.to_input().unwrap();
+    /// assert_eq!((input.index_name(), input.top_k()), (Some("BySimilar"), Some(5)));
+    /// assert_eq!(input.search_condition_expression(), Some("#s0 = :s0 AND #s1 = :s1"));
+    /// // Refused before sending, as `.await` would refuse it.
+    /// assert!(db.search(Ticket::by_similar("acme").unwrap(), &[0.0; 3]).top_k(0).to_input().is_err());
+    /// ```
+    pub fn to_input(&self) -> Result<SearchVectorsInput, Error> {
+        self.request()?.build().map_err(crate::write::build_err)
+    }
+
+    /// What the search sends, to read: its index, its condition with the
+    /// scope and filter values in place, `TopK` and the vector's length,
+    /// without sending it (see [`Explain`]).
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "TICKET")]
+    /// # #[pk("TENANT#<tenant>")]
+    /// # #[sk("TICKET#<id>")]
+    /// # #[vector_index("BySimilar", vector = embedding, dimensions = 3,
+    /// #     distance = "COSINE", scope(tenant), filter(status))]
+    /// # struct Ticket { tenant: String, id: String, status: String, embedding: Option<[f32; 3]> }
+    /// let backend = dynakey_runtime::local::memory().unwrap();
+    /// let db = backend.db("tickets");
+    /// let x = db
+    ///     .search(Ticket::by_similar("acme").unwrap(), &[1.0, 0.0, 0.0])
+    ///     .filter(|f| f.status.eq("open"))
+    ///     .explain()
+    ///     .unwrap();
+    /// assert_eq!((x.operation.as_str(), x.index.as_deref()), ("SearchVectors", Some("BySimilar")));
+    /// let text = x.to_string();
+    /// assert!(text.contains("tenant = \"acme\"") && text.contains("status = \"open\""), "{text}");
+    /// ```
+    pub fn explain(&self) -> Result<Explain, Error> {
+        Ok(Explain::from(&self.to_input()?))
     }
 
     /// Runs the search: the results nearest first, each decoded by the

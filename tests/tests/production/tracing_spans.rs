@@ -189,7 +189,11 @@ async fn a_throttled_request_records_its_reason_and_resource() {
     let (cap, _guard) = capture();
     assert!(db.put(&note("eve", 1, Some("red"))).await.is_err());
     let put = &cap.of("PutItem")[0];
-    assert_eq!(put.get("error.type"), Some("Throttled"));
+    // DynamoDB's code for a table or index over its provisioned throughput.
+    assert_eq!(
+        put.get("error.type"),
+        Some("ProvisionedThroughputExceededException")
+    );
     assert_eq!(
         put.get("dynakey.throttle.reason"),
         Some("TableWriteProvisionedThroughputExceeded,IndexWriteProvisionedThroughputExceeded")
@@ -205,4 +209,25 @@ async fn a_throttled_request_records_its_reason_and_resource() {
     assert!(chunk
         .get("dynakey.throttle.reason")
         .is_some_and(|r| r.starts_with("TableWriteProvisionedThroughputExceeded")));
+}
+
+#[tokio::test]
+async fn error_type_is_dynamodbs_code_when_it_answered_with_one() {
+    let f = fixture().await;
+    let missing = f.local.db(format!("{}_missing", f.db.table_name()));
+    let (cap, _guard) = capture();
+    let err = missing
+        .get(Note::key("ann", 1).unwrap())
+        .await
+        .expect_err("no such table");
+    // Kept as the SDK's error, yet the span names DynamoDB's code.
+    assert!(matches!(err, dynakey::Error::Sdk(_)), "{err:?}");
+    assert_eq!(
+        cap.of("GetItem")[0].get("error.type"),
+        Some("ResourceNotFoundException")
+    );
+    // A call that succeeds after a failed one leaves no stale code: the
+    // same span type on the real table ends without an error.
+    f.db.get(Note::key("ann", 1).unwrap()).await.unwrap();
+    assert_eq!(cap.of("GetItem")[1].get("error.type"), None);
 }

@@ -22,17 +22,28 @@ pub enum Action {
     ConditionCheckItem,
     /// `DeleteItem`, and a `Delete` of a transaction.
     DeleteItem,
+    /// `DescribeContinuousBackups`: `verify_table_with` reads point-in-time
+    /// recovery ([`Action::VERIFY`]).
+    DescribeContinuousBackups,
     /// `DescribeStream`.
     DescribeStream,
-    /// `DescribeTable`: `verify_table`, and the stream consumer's look-up
-    /// of the stream ARN.
+    /// `DescribeTable`: `verify_table` ([`Action::VERIFY`]), and the stream
+    /// consumer's look-up of the stream ARN.
     DescribeTable,
+    /// `DescribeTimeToLive`: `verify_table` reads TTL ([`Action::VERIFY`]).
+    DescribeTimeToLive,
     /// `GetItem`, and every `Get` of `TransactGetItems`.
     GetItem,
     /// `GetRecords` of the stream.
     GetRecords,
+    /// `GetResourcePolicy`: `verify_table_with` reads the table's resource
+    /// policy ([`Action::VERIFY`]).
+    GetResourcePolicy,
     /// `GetShardIterator` of the stream.
     GetShardIterator,
+    /// `ListTagsOfResource`: `verify_table_with` reads the table's tags
+    /// ([`Action::VERIFY`]).
+    ListTagsOfResource,
     /// `PutItem`, and a `Put` of a transaction.
     PutItem,
     /// `Query` of the table or an index.
@@ -65,6 +76,16 @@ impl Action {
         Action::GetShardIterator,
     ];
 
+    /// What `verify_table` and `verify_table_with` read: the table's
+    /// description, TTL, point-in-time recovery, tags and resource policy.
+    pub const VERIFY: &'static [Action] = &[
+        Action::DescribeContinuousBackups,
+        Action::DescribeTable,
+        Action::DescribeTimeToLive,
+        Action::GetResourcePolicy,
+        Action::ListTagsOfResource,
+    ];
+
     /// The action in a policy: `dynamodb:GetItem`.
     pub fn iam(self) -> &'static str {
         match self {
@@ -72,11 +93,15 @@ impl Action {
             Action::BatchWriteItem => "dynamodb:BatchWriteItem",
             Action::ConditionCheckItem => "dynamodb:ConditionCheckItem",
             Action::DeleteItem => "dynamodb:DeleteItem",
+            Action::DescribeContinuousBackups => "dynamodb:DescribeContinuousBackups",
             Action::DescribeStream => "dynamodb:DescribeStream",
             Action::DescribeTable => "dynamodb:DescribeTable",
+            Action::DescribeTimeToLive => "dynamodb:DescribeTimeToLive",
             Action::GetItem => "dynamodb:GetItem",
             Action::GetRecords => "dynamodb:GetRecords",
+            Action::GetResourcePolicy => "dynamodb:GetResourcePolicy",
             Action::GetShardIterator => "dynamodb:GetShardIterator",
+            Action::ListTagsOfResource => "dynamodb:ListTagsOfResource",
             Action::PutItem => "dynamodb:PutItem",
             Action::Query => "dynamodb:Query",
             Action::Scan => "dynamodb:Scan",
@@ -103,6 +128,10 @@ impl Action {
             "BatchGetItem" => Action::BatchGetItem,
             "BatchWriteItem" => Action::BatchWriteItem,
             "DescribeTable" => Action::DescribeTable,
+            "DescribeTimeToLive" => Action::DescribeTimeToLive,
+            "DescribeContinuousBackups" => Action::DescribeContinuousBackups,
+            "ListTagsOfResource" => Action::ListTagsOfResource,
+            "GetResourcePolicy" => Action::GetResourcePolicy,
             "DescribeStream" => Action::DescribeStream,
             "GetRecords" => Action::GetRecords,
             "GetShardIterator" => Action::GetShardIterator,
@@ -113,7 +142,7 @@ impl Action {
     /// Acts on items of the table (and names their partition keys, but
     /// `Scan`).
     pub(super) fn on_items(self) -> bool {
-        !self.on_table() && !self.on_stream() && !self.on_vectors()
+        !self.on_table() && !self.on_policy() && !self.on_stream() && !self.on_vectors()
     }
 
     /// Acts on a vector index only.
@@ -128,7 +157,14 @@ impl Action {
 
     /// Acts on the table as a whole.
     pub(super) fn on_table(self) -> bool {
-        self == Action::DescribeTable
+        Action::VERIFY.contains(&self) && !self.on_policy()
+    }
+
+    /// Reads a resource policy: IAM lists the table and the stream as
+    /// its resources (both required, as IAM policy linters read AWS's
+    /// reference), so it is granted on the table's ARN and the stream's.
+    pub(super) fn on_policy(self) -> bool {
+        self == Action::GetResourcePolicy
     }
 
     /// Acts on the stream.

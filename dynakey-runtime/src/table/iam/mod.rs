@@ -5,10 +5,13 @@
 //!
 //! An [`Access`] is a table (its name and entities), the [`Action`]s the
 //! use needs (reads and writes of items by default; `scan`, the stream
-//! and `DescribeTable` only when declared), and optionally one tenant. The
+//! and the table's settings `verify_table` reads only when declared), and
+//! optionally one tenant. The
 //! policy grants exactly those actions: item actions on the table's ARN,
 //! `Query`/`Scan` on each index's ARN (`table/NAME/index/INDEX`), the
-//! stream's reads on its ARN (`table/NAME/stream/*`). DynamoDB authorizes
+//! stream's reads on its ARN (`table/NAME/stream/*`), the table's settings
+//! reads on the table's ARN (`GetResourcePolicy` on the table's and the
+//! stream's, the two resources IAM lists for it). DynamoDB authorizes
 //! a transaction by its actions (a `Put` of `TransactWriteItems` needs
 //! `dynamodb:PutItem`, a `TransactGetItems` needs `dynamodb:GetItem`;
 //! [`Action::of_request`]) and a batch as `BatchGetItem`/`BatchWriteItem`.
@@ -197,6 +200,23 @@ impl Access {
         self.with(&[Action::SearchVectors])
     }
 
+    /// With what `verify_table` and `verify_table_with` read
+    /// ([`Action::VERIFY`]), on the table's ARN.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "E")]
+    /// # #[pk("E#<id>")] struct E { id: String }
+    /// use dynakey_runtime::table::iam::{Access, Action};
+    /// use dynakey_runtime::Entity;
+    /// let a = Access::new("events", &[E::META]).only(&[]).verify();
+    /// assert_eq!(a.actions().collect::<Vec<_>>(), Action::VERIFY);
+    /// ```
+    pub fn verify(self) -> Self {
+        self.with(Action::VERIFY)
+    }
+
     /// With the reads of the table's stream ([`Action::STREAM`]: the
     /// table's description for its stream ARN, and the stream's records).
     pub fn stream(self) -> Self {
@@ -354,6 +374,12 @@ impl Access {
             "Table",
             names(Action::on_table),
             vec![t.table.clone()],
+            false,
+        );
+        push(
+            "ResourcePolicy",
+            names(Action::on_policy),
+            vec![t.table.clone(), t.stream.clone()],
             false,
         );
         push(

@@ -29,12 +29,16 @@ use crate::table::{build_err, wait_active, Billing, Encryption, TableOptions};
 /// use dynakey_runtime::table::verify::SyncReport;
 /// let r = SyncReport::default();
 /// assert!(r.applied.is_empty() && r.not_applied.is_empty() && r.indexes_added.is_empty());
+/// assert!(r.indexes_removed.is_empty());
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SyncReport {
-    /// Global indexes added (as `sync_table` adds them).
+    /// Indexes added as `sync_table` adds them: global, then vector.
     pub indexes_added: Vec<&'static str>,
+    /// Vector indexes removed as `sync_table` removes them: those no
+    /// entity declares.
+    pub indexes_removed: Vec<String>,
     /// The differences changed (and no longer found afterwards).
     pub applied: Vec<Difference>,
     /// The differences left, each with why: its remedy is not a live

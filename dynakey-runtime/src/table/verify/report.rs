@@ -20,8 +20,9 @@ pub type KeyElement = (String, String);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Remedy {
-    /// `db.sync_table(..)` fixes it (it creates a missing table and adds
-    /// missing global indexes).
+    /// `db.sync_table(..)` fixes it (it creates a missing table, adds
+    /// missing global and vector indexes, and removes vector indexes no
+    /// entity declares).
     SyncTable,
     /// `db.sync_table_with(.., &options)` fixes it: a setting DynamoDB
     /// changes on a live table (`UpdateTable`, `TagResource`,
@@ -332,7 +333,7 @@ impl Difference {
             D::MissingIndex { .. } => Remedy::NewTable,
             D::MissingVectorIndex { .. } => Remedy::SyncTable,
             D::VectorIndex { .. } => Remedy::RecreateIndex,
-            D::ExtraVectorIndex { .. } => Remedy::UpdateTable,
+            D::ExtraVectorIndex { .. } => Remedy::SyncTable,
             D::IndexKey { kind, .. } | D::NarrowProjection { kind, .. } => match kind {
                 IndexKind::Global => Remedy::RecreateIndex,
                 IndexKind::Local => Remedy::NewTable,
