@@ -58,7 +58,7 @@ fn unreadable(ident: &syn::Ident, path: &str, named: Option<&syn::LitStr>) -> Op
         Ok(text) => dynakey_core::snapshot::parse(&text).err().map(|e| {
             Code::Snapshot
                 .msg(format!("the schema snapshot {shown} of table `{ident}` could not be read: {e}"))
-                .help("rewrite it from the code with `DYNAKEY_SCHEMA=overwrite cargo test` (a file a newer dynakey wrote is read by that dynakey)")
+                .help("rewrite it from the code with `DYNAKEY_SCHEMA=overwrite cargo test`")
         }),
         Err(_) if named.is_none() => None,
         Err(e) => Some(Code::Snapshot.msg(format!("the schema snapshot {shown} of table `{ident}` does not exist ({path}: {e})")).help(format!("the path is relative to the file that holds #[derive(DynamoTable)], as `include_str!` reads it; write the snapshot with `DYNAKEY_SCHEMA=overwrite cargo test`, or drop `schema` for the default `dynakey/{ident}.schema` in the crate"))),
