@@ -258,31 +258,31 @@ codes! {
     DriftDiscriminator = 502, derive {
         title: "drift: a discriminator changed",
         checks: "A discriminator or its attribute differs from the committed snapshot, and no migration covers it.",
-        fix: "keep the old struct beside the new one, declare Migration::rekey::<Old, New>(..) in the table's migrations (it rewrites each stored item, its discriminator with it), run db.migrate(..), then rewrite the snapshot",
+        fix: "keep the old struct beside the new one, declare `Migration::rekey::<Old, New>(..)` in the table's migrations (it rewrites each stored item, its discriminator with it), run `db.migrate(..)`, then rewrite the snapshot",
         example: "#[dynamo(entity = \"USER\")] → #[dynamo(entity = \"MEMBER\")]",
     }
     DriftAttribute = 503, derive {
         title: "drift: a field's stored attribute name changed",
         checks: "A field's attribute name differs from the committed snapshot, and no migration covers it.",
-        fix: "declare Migration::rename_attribute::<E>(.., \"old\", \"new\") in the table's migrations, run db.migrate(..), then rewrite the snapshot",
+        fix: "declare `Migration::rename_attribute::<E>(.., \"old\", \"new\")` in the table's migrations, run `db.migrate(..)`, then rewrite the snapshot",
         example: "email: String → #[dynamo(rename = \"mail\")] email: String",
     }
     DriftIndex = 504, derive {
         title: "drift: an index changed",
         checks: "An index's kind, key attributes, templates or form differ from the committed snapshot, and no migration covers it.",
-        fix: "declare Migration::backfill::<E>(..) (or a rekey) in the table's migrations, which rewrites the index keys of stored items, run db.migrate(..) (db.sync_table(..) first when the index is new to the table), then rewrite the snapshot",
+        fix: "declare `Migration::backfill::<E>(..)` (or a rekey) in the table's migrations, which rewrites the index keys of stored items, run `db.migrate(..)` (`db.sync_table(..)` first when the index is new to the table), then rewrite the snapshot",
         example: "#[gsi(\"GSI1\", pk = \"TEAM#<team>\")] → pk = \"T#<team>\"",
     }
     DriftRemoved = 505, derive {
         title: "drift: an entity removed from the table",
         checks: "An entity of the committed snapshot is no longer listed in the table, and no migration covers its stored items.",
-        fix: "declare Migration::drop_entity(.., \"DISCRIMINATOR\", \"attr\") in the table's migrations, which deletes its stored items, run db.migrate(..), then rewrite the snapshot",
+        fix: "declare `Migration::drop_entity(.., \"DISCRIMINATOR\", \"attr\")` in the table's migrations, which deletes its stored items, run `db.migrate(..)`, then rewrite the snapshot",
         example: "#[dynamo(entities(User, Team))] → #[dynamo(entities(User))]",
     }
     DriftField = 506, derive {
         title: "drift: a field's type or stored form changed",
         checks: "A field's type or its stored form (`ttl`, `serde` added or removed) differs from the committed snapshot, or a new field old items lack has no `#[dynamo(default)]`, and no migration covers it.",
-        fix: "give a new field #[dynamo(default)] (or make it an `Option`); for a changed type or form, keep the old struct and declare Migration::rekey::<Old, New>(..), which rewrites the field in stored items; run db.migrate(..), then rewrite the snapshot",
+        fix: "give a new field `#[dynamo(default)]` (or make it an `Option`); for a changed type or form, keep the old struct and declare `Migration::rekey::<Old, New>(..)`, which rewrites the field in stored items; run `db.migrate(..)`, then rewrite the snapshot",
         example: "age: u32 → age: String",
     }
     DriftVector = 507, derive {
