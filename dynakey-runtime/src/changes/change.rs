@@ -50,7 +50,8 @@ pub struct Change<T> {
     /// The record's event id.
     pub event_id: Option<String>,
     /// The table, when the record names it (Kinesis records do: one
-    /// Kinesis stream can carry several tables' changes).
+    /// Kinesis stream can carry several tables' changes; so does a Lambda
+    /// event record, by its `eventSourceARN`).
     pub table: Option<String>,
     /// When the change was made, approximately (see
     /// [`ChangeRecord::created_at`](super::ChangeRecord::created_at)).

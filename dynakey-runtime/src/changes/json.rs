@@ -182,7 +182,10 @@ pub(crate) fn record_from(v: &Value, source: Source) -> Result<ChangeRecord, Cha
         .and_then(StreamView::parse);
     r.sequence_number = text(d.get("SequenceNumber"));
     r.event_id = text(v.get("eventID"));
-    r.table = text(v.get("tableName"));
+    r.table = text(v.get("tableName")).or_else(|| {
+        let arn = v.get("eventSourceARN").and_then(Value::as_str)?;
+        super::record::table_of_stream_arn(arn).map(str::to_owned)
+    });
     // The precision sits beside the time in Kinesis records; accept it at
     // the top level too.
     let precision = d

@@ -78,7 +78,10 @@ pub fn record_from_lambda(r: &EventRecord) -> Result<ChangeRecord, ChangeError> 
     });
     out.sequence_number = d.sequence_number.clone();
     out.event_id = Some(r.event_id.clone()).filter(|e| !e.is_empty());
-    out.table = r.table_name.clone();
+    out.table = r.table_name.clone().or_else(|| {
+        let arn = r.event_source_arn.as_deref()?;
+        super::record::table_of_stream_arn(arn).map(str::to_owned)
+    });
     let at = SystemTime::from(d.approximate_creation_date_time);
     out.created_at = if r.record_format.is_some() || r.table_name.is_some() {
         // A Kinesis record's data read as this event (the type has

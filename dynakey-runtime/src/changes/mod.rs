@@ -146,7 +146,7 @@ pub use kinesis::record_from_kinesis_data;
 pub use order::dedupe_and_order;
 #[cfg(feature = "changes")]
 #[cfg_attr(docsrs, doc(cfg(feature = "changes")))]
-pub use record::{is_ttl_identity, ChangeRecord};
+pub use record::{is_ttl_identity, table_of_stream_arn, ChangeRecord};
 #[cfg(feature = "design")]
 pub(crate) use value::same_opt;
 #[cfg(all(feature = "migrate", not(feature = "changes")))]

@@ -18,6 +18,29 @@ pub fn is_ttl_identity(kind: Option<&str>, principal: Option<&str>) -> bool {
     kind == Some("Service") && principal == Some("dynamodb.amazonaws.com")
 }
 
+/// The table a DynamoDB stream's ARN belongs to
+/// (`arn:aws:dynamodb:REGION:ACCOUNT:table/NAME/stream/LABEL`), as a
+/// Lambda event record's `eventSourceARN` names it.
+///
+/// ```
+/// use dynakey_runtime::changes::table_of_stream_arn;
+/// let arn = "arn:aws:dynamodb:us-east-1:123456789012:table/Music/stream/2024-01-01T00:00:00.000";
+/// assert_eq!(table_of_stream_arn(arn), Some("Music"));
+/// assert_eq!(table_of_stream_arn("arn:aws:kinesis:us-east-1:1:stream/s"), None);
+/// ```
+pub fn table_of_stream_arn(arn: &str) -> Option<&str> {
+    // arn:PARTITION:SERVICE:REGION:ACCOUNT:RESOURCE, the resource holding
+    // colons of its own (the stream's label is a time).
+    let mut parts = arn.strip_prefix("arn:")?.splitn(5, ':');
+    let (_, service) = (parts.next()?, parts.next()?);
+    let resource = parts.nth(2)?;
+    if service != "dynamodb" {
+        return None;
+    }
+    let (name, rest) = resource.strip_prefix("table/")?.split_once('/')?;
+    (!name.is_empty() && rest.starts_with("stream/")).then_some(name)
+}
+
 /// One stream record in a source-neutral form: what the decoder reads.
 /// Built from a Streams API record, a Lambda event record or DynamoDB JSON
 /// (see [`ChangeDecoder`](super::ChangeDecoder)), or by hand.
@@ -51,7 +74,8 @@ pub struct ChangeRecord {
     pub event_id: Option<String>,
     /// The table the change was made in, when the record names it (a
     /// Kinesis record's `tableName`: one Kinesis stream can carry several
-    /// tables' changes).
+    /// tables' changes; a Lambda event record's `eventSourceARN`: one
+    /// function can read several tables' streams).
     pub table: Option<String>,
     /// When the change was made, approximately (`ApproximateCreationDateTime`,
     /// an export's `WriteTimestampMicros`); `None` when the record has no

@@ -93,12 +93,23 @@ fn int<T: std::str::FromStr + TryFrom<i128>>(n: &str) -> Option<T> {
         .or_else(|| crate::number::integer(n).and_then(|v| T::try_from(v).ok()))
 }
 
-/// A decimal in plain or scientific notation.
+/// A decimal in plain or scientific notation, only where `Decimal` holds it
+/// exactly: DynamoDB keeps 38 significant digits (boto3 writes that many),
+/// `Decimal` 28, and its parser rounds what does not fit, so a longer
+/// number is refused rather than read as another value.
 fn decimal(n: &str) -> Option<Decimal> {
-    n.parse()
+    let unsigned = n.strip_prefix('+').unwrap_or(n);
+    let d = unsigned
+        .parse::<Decimal>()
         .ok()
-        .or_else(|| Decimal::from_scientific(n).ok())
-        .or_else(|| n.strip_prefix('+').and_then(decimal))
+        .or_else(|| Decimal::from_scientific(unsigned).ok())?;
+    // Plain text of at most 28 characters has at most 28 digits: exact.
+    let plain = !unsigned.contains(['e', 'E']);
+    if plain && unsigned.len() <= 28 {
+        return Some(d);
+    }
+    let same = crate::number::compare(&d.to_string(), n) == Some(std::cmp::Ordering::Equal);
+    same.then_some(d)
 }
 
 /// Integer text without the formatting machinery: the codec's hot path
@@ -567,7 +578,37 @@ impl<T: SetMember> Attr for BTreeSet<T> {
 
 #[cfg(test)]
 mod tests {
-    use super::{f64_text, int_text};
+    use super::{decimal, f64_text, int_text};
+
+    #[test]
+    fn a_decimal_is_read_exactly_or_refused() {
+        let d = |n: &str| decimal(n).map(|d| d.to_string());
+        for (text, value) in [
+            ("98.25", "98.25"),
+            ("1E+2", "100"),
+            ("+5", "5"),
+            ("-0", "0"),
+            ("0.000", "0.000"),
+            ("1.5e-3", "0.0015"),
+            // 28 significant digits: what Decimal holds.
+            (
+                "0.3333333333333333333333333333",
+                "0.3333333333333333333333333333",
+            ),
+            (
+                "7922816251426433759354395033.5",
+                "7922816251426433759354395033.5",
+            ),
+        ] {
+            assert_eq!(d(text).as_deref(), Some(value), "{text}");
+        }
+        // 38 digits (boto3's Decimal(1) / Decimal(3)), and a value past
+        // Decimal's range: refused, not rounded.
+        assert_eq!(d("0.33333333333333333333333333333333333333"), None);
+        assert_eq!(d("1E+40"), None);
+        assert_eq!(d("1E-40"), None);
+        assert_eq!(d("x"), None);
+    }
 
     #[test]
     fn int_text_matches_to_string() {

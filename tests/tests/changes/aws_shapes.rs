@@ -163,6 +163,10 @@ fn a_record_without_a_time_has_none_from_every_entry_point() {
     assert_eq!(from_lambda.created_at, None);
     assert_eq!(from_json.created_at, None);
     assert_eq!(from_lambda.sequence_number.as_deref(), Some("111"));
+    // The table, from the record's eventSourceARN (a function may read
+    // several tables' streams).
+    assert_eq!(from_lambda.table.as_deref(), Some("Example"));
+    assert_eq!(from_json.table.as_deref(), Some("Example"));
     // With a time, both read it (seconds with a fraction).
     let mut timed = v.clone();
     timed["Records"][0]["dynamodb"]["ApproximateCreationDateTime"] = json!(1479499740.0);
