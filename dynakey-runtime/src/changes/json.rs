@@ -226,7 +226,10 @@ impl<T> ChangeDecoder<T> {
 
     /// Decodes a batch: a JSON array of records, or an object with a
     /// `Records` array (a Lambda event for DynamoDB or for Kinesis, a
-    /// `GetRecords` response as the AWS CLI prints it), in order.
+    /// `GetRecords` response as the AWS CLI prints it), in order. All or
+    /// nothing: the first record that does not decode is the error. A
+    /// Lambda handler that reports batch item failures reads each record's
+    /// result with [`ChangeDecoder::decode_json_each`].
     ///
     /// ```
     /// # use dynakey_derive::DynamoEntity;
@@ -240,6 +243,41 @@ impl<T> ChangeDecoder<T> {
     /// assert!(d.decode_json_batch(&serde_json::json!(7)).is_err());
     /// ```
     pub fn decode_json_batch(&self, records: &Value) -> Result<Vec<Change<T>>, ChangeError> {
+        self.decode_json_each(records)?.into_iter().collect()
+    }
+
+    /// Decodes a batch like [`ChangeDecoder::decode_json_batch`], one
+    /// result per record, in order, as `decode_lambda_event` does for the
+    /// typed event: a record that does not decode leaves the others
+    /// decoded, and its place (with the record's `SequenceNumber` or
+    /// `eventID` in the input) says which item failure to report. Only
+    /// input that is no batch at all is an error.
+    ///
+    /// ```
+    /// # use dynakey_derive::DynamoEntity;
+    /// # #[derive(DynamoEntity, Debug, Clone, PartialEq)]
+    /// # #[dynamo(crate = "dynakey_runtime", entity = "NOTE", discriminator_attr = "entity")]
+    /// # #[pk("USER#<user>")]
+    /// # struct Note { user: String }
+    /// use dynakey_runtime::changes::ChangeDecoder;
+    /// use serde_json::json;
+    /// let record = |user: serde_json::Value| json!({
+    ///     "eventName": "INSERT",
+    ///     "dynamodb": {
+    ///         "Keys": {"pk": {"S": "USER#ann"}},
+    ///         "NewImage": {"pk": {"S": "USER#ann"}, "entity": {"S": "NOTE"}, "user": user},
+    ///         "SequenceNumber": "1"
+    ///     }
+    /// });
+    /// let batch = json!({"Records": [record(json!({"S": "ann"})), record(json!({"N": "7"}))]});
+    /// let each = ChangeDecoder::<Note>::entity().decode_json_each(&batch).unwrap();
+    /// assert!(each[0].is_ok() && each[1].is_err());
+    /// assert!(ChangeDecoder::<Note>::entity().decode_json_batch(&batch).is_err());
+    /// ```
+    pub fn decode_json_each(
+        &self,
+        records: &Value,
+    ) -> Result<Vec<Result<Change<T>, ChangeError>>, ChangeError> {
         let list = records
             .get("Records")
             .unwrap_or(records)
@@ -247,7 +285,7 @@ impl<T> ChangeDecoder<T> {
             .ok_or_else(|| {
                 ChangeError::malformed("expected an array of records or {\"Records\": [..]}")
             })?;
-        list.iter().map(|r| self.decode_json(r)).collect()
+        Ok(list.iter().map(|r| self.decode_json(r)).collect())
     }
 }
 

@@ -67,7 +67,8 @@ pub fn task(org: &str, id: &str) -> Task {
 
 /// One record decoded three ways. `created_at` is compared to the second
 /// (DynamoDB's precision for it; `aws_lambda_events` drops the fraction
-/// moto sends) and then left out.
+/// moto sends) and then left out; so is `table`, which only the Lambda
+/// event names (by its `eventSourceARN`), once checked to be the table.
 pub fn agree(
     what: &str,
     mut results: [Result<Change<OrgItem>, ChangeError>; 3],
@@ -84,8 +85,23 @@ pub fn agree(
         times.windows(2).all(|w| w[0] == w[1]),
         "{what}: creation times differ between sources: {times:?}"
     );
+    let tables: Vec<Option<String>> = results
+        .iter()
+        .map(|r| r.as_ref().ok().and_then(|c| c.table.clone()))
+        .collect();
+    if let Ok(c) = &results[2] {
+        assert!(
+            tables[2]
+                .as_deref()
+                .is_some_and(|t| t.starts_with("dynakey-changes-")),
+            "{what}: the Lambda event's table: {:?} ({:?})",
+            tables[2],
+            c.event_id
+        );
+    }
     for r in results.iter_mut().flatten() {
         r.created_at = None;
+        r.table = None;
     }
     let [api, json, lambda] = results;
     assert_eq!(api, json, "{what}: Streams API vs DynamoDB JSON");
