@@ -370,6 +370,18 @@ impl From<DecodeError> for Error {
     }
 }
 
+/// An operation's error type of the SDK (DynamoDB's or the Streams API's):
+/// what [`Error`] reads a service error's code and message from.
+pub(crate) trait ServiceError:
+    aws_sdk_dynamodb::error::ProvideErrorMetadata + std::error::Error + Send + Sync + 'static
+{
+}
+
+impl<E> ServiceError for E where
+    E: aws_sdk_dynamodb::error::ProvideErrorMetadata + std::error::Error + Send + Sync + 'static
+{
+}
+
 impl Error {
     /// Sorts an SDK error into the variants dynakey types: validation
     /// (matched by code, the SDK has no variant for it), throttling and a
@@ -379,11 +391,7 @@ impl Error {
         attempts: u32,
     ) -> Self
     where
-        E: aws_sdk_dynamodb::error::ProvideErrorMetadata
-            + std::error::Error
-            + Send
-            + Sync
-            + 'static,
+        E: ServiceError,
         R: fmt::Debug + Send + Sync + 'static,
     {
         if matches!(err, aws_sdk_dynamodb::error::SdkError::DispatchFailure(_)) {
@@ -427,11 +435,7 @@ impl Error {
         attempts: u32,
     ) -> Self
     where
-        E: aws_sdk_dynamodb::error::ProvideErrorMetadata
-            + std::error::Error
-            + Send
-            + Sync
-            + 'static,
+        E: ServiceError,
         R: fmt::Debug + Send + Sync + 'static,
     {
         if err.as_service_error().and_then(|se| se.code()) == Some("LimitExceededException") {
