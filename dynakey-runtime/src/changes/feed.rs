@@ -501,11 +501,18 @@ impl<T> ChangeFeed<T> {
         let Some(out) = send_or_none(&to, req, expired).await? else {
             return Ok(());
         };
+        // The table the stream belongs to, as a Lambda record names it.
+        let table = self
+            .arn
+            .as_deref()
+            .and_then(super::record::table_of_stream_arn)
+            .map(str::to_owned);
         let shard = &mut self.shards[i];
         for r in out.records() {
             round.records += 1;
             let decoded = record_from_stream(r).and_then(|mut rec| {
                 rec.shard_id = Some(shard.id.clone());
+                rec.table = table.clone();
                 self.decoder.decode(&rec)
             });
             match decoded {

@@ -36,6 +36,10 @@ async fn each_change_once_and_a_checkpoint_resumes() {
         (0..7).map(|i| format!("Insert t{i}")).collect::<Vec<_>>()
     );
     assert!(feed.catch_up().await.unwrap().is_empty());
+    // Each change names the table whose stream the feed reads.
+    assert!(first
+        .iter()
+        .all(|c| c.table.as_deref() == Some(db.table_name())));
     let saved = feed.checkpoint().to_json();
     assert_eq!(feed.checkpoint().shards.len(), 1);
 
