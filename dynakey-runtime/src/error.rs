@@ -35,6 +35,8 @@ mod vector;
 
 use std::fmt;
 
+use aws_sdk_dynamodb::error::SdkError;
+
 use batch::BatchWriteOutcome;
 use change::ChangeError;
 pub(crate) use copy::clone_built;
@@ -382,18 +384,19 @@ impl<E> ServiceError for E where
 {
 }
 
+/// The SDK's raw response type an error keeps.
+pub(crate) trait RawResponse: fmt::Debug + Send + Sync + 'static {}
+
+impl<R: fmt::Debug + Send + Sync + 'static> RawResponse for R {}
+
 impl Error {
     /// Sorts an SDK error into the variants dynakey types: validation
     /// (matched by code, the SDK has no variant for it), throttling and a
     /// failed condition without an item; the rest stays [`Error::Sdk`].
-    pub(crate) fn from_sdk<E, R>(
-        err: aws_sdk_dynamodb::error::SdkError<E, R>,
+    pub(crate) fn from_sdk<E: ServiceError, R: RawResponse>(
+        err: SdkError<E, R>,
         attempts: u32,
-    ) -> Self
-    where
-        E: ServiceError,
-        R: fmt::Debug + Send + Sync + 'static,
-    {
+    ) -> Self {
         if matches!(err, aws_sdk_dynamodb::error::SdkError::DispatchFailure(_)) {
             let (endpoint, reason) = reach::unreachable(&err);
             return Self::Unreachable {
@@ -430,14 +433,10 @@ impl Error {
     /// quotas (tables, concurrent table updates), which no retry lifts, so
     /// `from_sdk` leaves it to [`Error::Sdk`].
     #[cfg(feature = "streams")]
-    pub(crate) fn from_streams_sdk<E, R>(
-        err: aws_sdk_dynamodb::error::SdkError<E, R>,
+    pub(crate) fn from_streams_sdk<E: ServiceError, R: RawResponse>(
+        err: SdkError<E, R>,
         attempts: u32,
-    ) -> Self
-    where
-        E: ServiceError,
-        R: fmt::Debug + Send + Sync + 'static,
-    {
+    ) -> Self {
         if err.as_service_error().and_then(|se| se.code()) == Some("LimitExceededException") {
             return Self::throttled(err, attempts);
         }
@@ -445,11 +444,7 @@ impl Error {
     }
 
     /// The throttle an SDK error is, with its operation and reasons.
-    fn throttled<E, R>(err: aws_sdk_dynamodb::error::SdkError<E, R>, attempts: u32) -> Self
-    where
-        E: std::error::Error + Send + Sync + 'static,
-        R: fmt::Debug + Send + Sync + 'static,
-    {
+    fn throttled<E: ServiceError, R: RawResponse>(err: SdkError<E, R>, attempts: u32) -> Self {
         Self::Throttled {
             attempts,
             operation: throttle::operation_of::<E>(),
