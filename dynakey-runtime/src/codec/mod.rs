@@ -5,6 +5,7 @@ mod array;
 mod depth;
 mod impls;
 mod item_template;
+mod number_text;
 mod path;
 mod reader;
 mod shape;
