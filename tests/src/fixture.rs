@@ -51,3 +51,16 @@ pub fn faulty_with(f: &Fixture, inj: &FaultInjector, max_attempts: u32) -> Db {
         max_delay: Duration::from_millis(20),
     })
 }
+
+/// Moves `clock` on 2 s every 10 ms until the handle is aborted: the
+/// embedded engine's index lifecycle (backfill, deletion) reads its clock,
+/// so a test waiting through it (`sync_table`) keeps the clock going.
+pub fn keep_ticking(clock: &local::ManualClock) -> tokio::task::JoinHandle<()> {
+    let clock = clock.clone();
+    tokio::spawn(async move {
+        loop {
+            clock.tick(Duration::from_secs(2));
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+}

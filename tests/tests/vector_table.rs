@@ -4,8 +4,6 @@
 //! creation lifecycle (on the embedded engine with a manual clock, so the
 //! test moves time instead of waiting the engine's half minute).
 
-use std::time::Duration;
-
 use dynakey::local::{self, memory_with_clock, ManualClock};
 use dynakey::table::verify::{Difference, Remedy, VectorAspect};
 use dynakey::table::TableOptions;
@@ -143,15 +141,7 @@ async fn sync_table_adds_and_removes_a_vector_index_through_its_lifecycle() {
     db.put(&before).await.unwrap();
     // The engine's lifecycle reads the manual clock: move it on while
     // sync_table waits.
-    let ticking = {
-        let clock = clock.clone();
-        tokio::spawn(async move {
-            loop {
-                clock.tick(Duration::from_secs(2));
-                tokio::time::sleep(Duration::from_millis(10)).await;
-            }
-        })
-    };
+    let ticking = dynakey_tests::fixture::keep_ticking(&clock);
     let added = db.sync_table(&[Article::META]).await.unwrap();
     assert_eq!(added, ["Like"]);
     assert!(db.verify_table(&[Article::META]).await.unwrap().matches());

@@ -9,7 +9,6 @@
 //! `verify_table_with`, `sync_table_with` and `sync_table`, are traced too.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, Tag};
 use dynakey::changes::ExportReader;
@@ -286,15 +285,7 @@ async fn vector_indexes_added_and_removed_are_traced() {
     let spy = Recorder::new();
     let db = spy.db(&backend.db("articles"));
     db.create_table(&[Plain::META]).await.unwrap();
-    let ticking = {
-        let clock = clock.clone();
-        tokio::spawn(async move {
-            loop {
-                clock.tick(Duration::from_secs(2));
-                tokio::time::sleep(Duration::from_millis(10)).await;
-            }
-        })
-    };
+    let ticking = dynakey_tests::fixture::keep_ticking(&clock);
     spy.clear();
     let (cap, _guard) = capture();
     assert_eq!(db.sync_table(&[Article::META]).await.unwrap(), ["Like"]);
